@@ -1,0 +1,126 @@
+//! The provider-adapter boundary (ADR 0004 as implemented here, see
+//! `docs/adr/0002-adapter-contract.md`).
+
+use crate::{IngestMessage, Provider, RecordRef, RuntimeCapabilities, SourceKind};
+
+/// Declares, conservatively, what an adapter's transport can observe.
+pub trait CapabilityProbe {
+    /// Never `Available` for a signal not confirmed against a real payload.
+    fn probe(&self) -> RuntimeCapabilities;
+}
+
+/// One native record handed to an adapter: its parsed JSON and the reference that items derived
+/// from it must cite.
+#[derive(Debug, Clone, Copy)]
+pub struct NativeRecord<'a> {
+    pub record: &'a RecordRef,
+    pub value: &'a serde_json::Value,
+    /// Size of the record's bytes, for adapters that bound what they keep.
+    pub byte_len: u64,
+}
+
+impl<'a> NativeRecord<'a> {
+    pub fn new(record: &'a RecordRef, value: &'a serde_json::Value) -> Self {
+        NativeRecord { record, value, byte_len: 0 }
+    }
+}
+
+/// What became of one native record.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NormalizationOutcome {
+    /// Canonical messages derived from the record (possibly none yet, while a pairing waits).
+    Messages(Vec<IngestMessage>),
+    /// A known shape deliberately not translated. `reason` is static text, never user data.
+    Ignored { reason: &'static str },
+    /// A shape this adapter does not know. `discriminator` is the shape's own type tag, never
+    /// the payload.
+    Unrecognized { discriminator: String },
+}
+
+impl NormalizationOutcome {
+    pub fn messages(self) -> Vec<IngestMessage> {
+        match self {
+            NormalizationOutcome::Messages(m) => m,
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Translates one provider's native records into canonical messages.
+///
+/// Contract (checked by `fornax-adapter-conformance`):
+/// * `normalize` never panics and never fails: malformed input is expected input.
+/// * Every message it emits is stamped with [`AgentAdapter::provider`].
+/// * An unrecognized payload is never forwarded: only its discriminator is reported.
+/// * State kept across records is bounded (pairing tables are capped).
+pub trait AgentAdapter: CapabilityProbe {
+    fn provider(&self) -> Provider;
+
+    /// This implementation's version (not the runtime's).
+    fn adapter_version(&self) -> &'static str;
+
+    /// Normalizes one record. `session_hint` is what the caller knows of the session id (for
+    /// example a transcript's file stem); ids found in the payload take precedence.
+    fn normalize(&mut self, session_hint: &str, native: &NativeRecord<'_>) -> NormalizationOutcome;
+
+    /// Called once the source has no more complete records for now. Returns messages that only
+    /// the end of input decides (for example a loop still open). Default: nothing.
+    fn finish(&mut self) -> Vec<IngestMessage> {
+        Vec::new()
+    }
+
+    /// A snapshot of the adapter's cross-record state, so that normalizing can resume at a
+    /// cursor without re-reading earlier records. `None` means "cannot resume": the caller must
+    /// replay the source from its start.
+    fn checkpoint(&self) -> Option<serde_json::Value> {
+        None
+    }
+
+    /// Restores a snapshot taken by [`AgentAdapter::checkpoint`]. Returns `false` when the
+    /// snapshot is not understood (the caller then replays from the start).
+    fn resume(&mut self, _state: &serde_json::Value) -> bool {
+        false
+    }
+}
+
+/// How a file's bytes are framed into records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// One JSON value per line.
+    JsonLines,
+    /// The whole file is one JSON document.
+    WholeFile,
+}
+
+/// Registration of an adapter: how to recognize its files and how to create one.
+///
+/// The binary assembles the list of descriptors; core crates receive them and never name a
+/// concrete adapter.
+#[derive(Clone)]
+pub struct AdapterDescriptor {
+    /// Stable name, for example `claude-transcript` or `codex-rollout`.
+    pub name: &'static str,
+    pub provider: Provider,
+    pub transport: SourceKind,
+    pub framing: Framing,
+    /// Recognizes a record of this format from its content (never from a file name). Called
+    /// on the first few records of a file.
+    pub sniff: fn(&serde_json::Value) -> bool,
+    pub create: fn() -> Box<dyn AgentAdapter + Send>,
+    /// Default locations, relative to the user's home directory.
+    pub default_roots: &'static [&'static str],
+    /// Which file names under a root are candidates (a cheap pre-filter, for example
+    /// `.jsonl`); content still decides.
+    pub file_suffixes: &'static [&'static str],
+}
+
+impl std::fmt::Debug for AdapterDescriptor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AdapterDescriptor")
+            .field("name", &self.name)
+            .field("provider", &self.provider)
+            .field("transport", &self.transport)
+            .field("framing", &self.framing)
+            .finish()
+    }
+}
