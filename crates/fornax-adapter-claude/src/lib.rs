@@ -1,0 +1,1 @@
+//! Claude Code adapter: hook payloads and transcript JSONL into the canonical model.

@@ -1,0 +1,1 @@
+//! Codex CLI adapter: rollout files of every generation into the canonical model.

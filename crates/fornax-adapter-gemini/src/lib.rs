@@ -1,0 +1,1 @@
+//! Gemini CLI adapter: chat files (JSON and JSONL) into the canonical model.

@@ -1,0 +1,1 @@
+//! opencode adapter: plugin stream and storage documents into the canonical model.

@@ -1,0 +1,1 @@
+//! Capabilities (AXF contract): manifests, registry, type and provider adapters, policies.

@@ -1,0 +1,1 @@
+//! The redaction boundary: secrets replaced once, before anything is stored.

@@ -1,0 +1,1 @@
+//! Claims, sensors and verifiers: five honest verdicts from canonical events.
