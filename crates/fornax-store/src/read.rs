@@ -1,0 +1,920 @@
+//! Reads for the commands, and the verification write-back.
+
+use std::collections::{BTreeMap, HashMap};
+
+use fornax_types::{
+    Claim, Evidence, Finding, Item, Provider, RecordRef, RuntimeCapabilities, Semantic,
+    SemanticValue, SessionRef, SourceId,
+};
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+use crate::write::{restore_primary_text, write_evidence};
+use crate::{Store, StoreError};
+
+/// Everything verification needs about one session family (a root session and its
+/// subagent sessions).
+#[derive(Debug, Default)]
+pub struct FamilyData {
+    /// Row ids of the sessions in the family, root first.
+    pub session_ids: Vec<i64>,
+    /// Items per session, each in record order.
+    pub items: Vec<Vec<Item>>,
+    /// Evidence not derived by verification (adapter and host-observed evidence).
+    pub evidence: Vec<Evidence>,
+    pub capabilities: Vec<RuntimeCapabilities>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct SessionFilter {
+    pub provider: Option<String>,
+    /// Substring of the working directory.
+    pub project: Option<String>,
+    /// ISO timestamp lower bound on last activity.
+    pub since: Option<String>,
+    /// Only sessions with a current finding of this verdict.
+    pub verdict: Option<String>,
+    pub limit: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionRow {
+    pub id: i64,
+    pub provider: String,
+    pub native_id: String,
+    pub cwd: Option<String>,
+    pub name: Option<String>,
+    pub created_at: Option<String>,
+    pub last_activity: Option<String>,
+    pub parent_native_id: Option<String>,
+    pub runtime_version: Option<String>,
+    pub loops: i64,
+    pub items: i64,
+    pub verdicts: BTreeMap<String, i64>,
+    pub sources: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LoopRow {
+    pub position: i64,
+    pub native_id: Option<String>,
+    pub started_at: Option<String>,
+    pub outcome: Option<String>,
+    pub ended_at: Option<String>,
+    pub model: Option<String>,
+    pub input_tokens: Option<i64>,
+    pub cached_input_tokens: Option<i64>,
+    pub output_tokens: Option<i64>,
+    pub reasoning_output_tokens: Option<i64>,
+    pub runtime_version: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EvidenceBrief {
+    pub id: String,
+    pub kind: String,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FindingRow {
+    pub verdict: String,
+    pub claim: serde_json::Value,
+    pub session: serde_json::Value,
+    pub sources: Vec<String>,
+    pub rationale: String,
+    pub evidence: Vec<EvidenceBrief>,
+    pub rule: String,
+    pub item_key: String,
+    pub loop_position: Option<i64>,
+    pub computed_at: String,
+    pub at: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct FindingFilter {
+    pub session: Option<i64>,
+    pub verdict: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionDetail {
+    pub session: SessionRow,
+    pub loops: Vec<LoopRow>,
+    pub items: Vec<serde_json::Value>,
+    pub findings: Vec<FindingRow>,
+    pub capabilities: Vec<serde_json::Value>,
+    pub redactions: BTreeMap<String, i64>,
+    pub subagents: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchHit {
+    pub session: String,
+    pub provider: String,
+    pub loop_position: Option<i64>,
+    pub item_key: String,
+    pub role: String,
+    pub at: Option<String>,
+    pub snippet: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DriftRow {
+    pub provider: String,
+    pub adapter: String,
+    pub runtime_version: String,
+    pub outcome: String,
+    pub discriminator: String,
+    pub count: i64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DoctorStats {
+    pub path: String,
+    pub size_bytes: u64,
+    pub schema_version: u32,
+    pub sources_by_status: BTreeMap<String, i64>,
+    pub sessions: i64,
+    pub items: i64,
+    pub records: i64,
+    pub malformed: i64,
+    pub oversized: i64,
+    pub drift: Vec<DriftRow>,
+    pub last_scan: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RecordLocation {
+    pub id: i64,
+    pub source_key: String,
+    pub kind: String,
+    pub locator: String,
+    pub position: i64,
+    pub byte_start: Option<i64>,
+    pub byte_end: Option<i64>,
+    pub fingerprint: String,
+}
+
+fn json_err(what: &'static str) -> impl Fn(serde_json::Error) -> StoreError {
+    move |e| StoreError::json(what, e)
+}
+
+fn short(s: &str, n: usize) -> String {
+    if s.len() <= n {
+        return s.to_string();
+    }
+    let mut end = n;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
+}
+
+/// A one-line human description of a piece of evidence.
+pub fn describe_evidence(kind: &str, payload: &serde_json::Value) -> String {
+    let s = |k: &str| payload.get(k).and_then(|v| v.as_str()).unwrap_or("");
+    let n = |k: &str| payload.get(k).and_then(|v| v.as_i64());
+    match kind {
+        "exit_code" => match n("exit_code") {
+            Some(code) => format!("`{}` exited {code}", short(s("command"), 80)),
+            None => format!("`{}` (no exit status recorded)", short(s("command"), 80)),
+        },
+        "test_summary" => format!(
+            "{} summary: {} passed, {} failed{}",
+            s("runner"),
+            n("passed").map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
+            n("failed").map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
+            if payload.get("filtered").and_then(|v| v.as_bool()) == Some(true) { " (filtered run)" } else { "" }
+        ),
+        "file_diff" => format!(
+            "{} {} {}",
+            s("tool"),
+            if payload.get("succeeded").and_then(|v| v.as_bool()) == Some(false) { "failed on" } else { "wrote" },
+            s("path")
+        ),
+        "git_outcome" => {
+            let sha = s("sha");
+            format!("git {}{}", s("outcome").replace('_', " "), if sha.is_empty() { String::new() } else { format!(" {sha}") })
+        }
+        "tool_result" => format!("{} {}", s("tool"), if payload.get("failed").and_then(|v| v.as_bool()) == Some(true) { "failed" } else { "succeeded" }),
+        "process_observation" => format!(
+            "fornax ran `{}`: exit {}",
+            payload.get("argv").and_then(|v| v.as_array()).map(|a| a.iter().filter_map(|x| x.as_str()).collect::<Vec<_>>().join(" ")).unwrap_or_default(),
+            n("exit_code").map(|v| v.to_string()).unwrap_or_else(|| "?".into())
+        ),
+        "git_commit_check" => format!(
+            "commit {} {} in {}",
+            s("sha"),
+            if payload.get("exists").and_then(|v| v.as_bool()) == Some(true) { "exists" } else { "not found" },
+            s("repository")
+        ),
+        other => other.to_string(),
+    }
+}
+
+impl Store {
+    /// Resolves what a user typed: the agent's session id, a unique prefix of it, or `#<row id>`.
+    pub fn resolve_session(&self, query: &str) -> Result<i64, StoreError> {
+        if let Some(num) = query.strip_prefix('#').and_then(|n| n.parse::<i64>().ok()) {
+            let found: Option<i64> =
+                self.conn.query_row("SELECT id FROM session WHERE id = ?1", [num], |r| r.get(0)).optional()?;
+            return found.ok_or_else(|| StoreError::NoSuchSession(query.to_string()));
+        }
+        let exact: Vec<i64> = {
+            let mut stmt = self.conn.prepare("SELECT id FROM session WHERE native_id = ?1")?;
+            let rows = stmt.query_map([query], |r| r.get(0))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        if exact.len() == 1 {
+            return Ok(exact[0]);
+        }
+        let mut stmt = self.conn.prepare(
+            "SELECT id, provider || ':' || native_id FROM session
+             WHERE substr(native_id, 1, length(?1)) = ?1 LIMIT 6",
+        )?;
+        let rows: Vec<(i64, String)> =
+            stmt.query_map([query], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+        match rows.len() {
+            0 => Err(StoreError::NoSuchSession(query.to_string())),
+            1 => Ok(rows[0].0),
+            _ => Err(StoreError::AmbiguousSession {
+                query: query.to_string(),
+                candidates: rows.into_iter().map(|(_, n)| n).collect::<Vec<_>>().join(", "),
+            }),
+        }
+    }
+
+    /// The root of a session's family (itself, or the parent it was delegated from).
+    pub fn family_root(&self, session_id: i64) -> Result<i64, StoreError> {
+        let mut current = session_id;
+        for _ in 0..8 {
+            let parent: Option<i64> = self
+                .conn
+                .query_row(
+                    "SELECT p.id FROM session s JOIN session p
+                       ON p.provider = s.provider AND p.native_id = s.parent_native_id
+                     WHERE s.id = ?1",
+                    [current],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            match parent {
+                Some(p) if p != current => current = p,
+                _ => break,
+            }
+        }
+        Ok(current)
+    }
+
+    fn session_ref(&self, session_id: i64) -> Result<SessionRef, StoreError> {
+        Ok(self.conn.query_row("SELECT provider, native_id FROM session WHERE id = ?1", [session_id], |r| {
+            Ok(SessionRef::new(Provider::parse(&r.get::<_, String>(0)?), r.get::<_, String>(1)?))
+        })?)
+    }
+
+    /// Loads a family for verification: the root and every session delegated from it.
+    pub fn family(&self, root: i64) -> Result<FamilyData, StoreError> {
+        let mut ids = vec![root];
+        let mut frontier = vec![root];
+        while let Some(id) = frontier.pop() {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT c.id FROM session p JOIN session c
+                   ON c.provider = p.provider AND c.parent_native_id = p.native_id
+                 WHERE p.id = ?1 AND c.id != p.id",
+            )?;
+            let children: Vec<i64> = stmt.query_map([id], |r| r.get(0))?.collect::<Result<_, _>>()?;
+            for c in children {
+                if !ids.contains(&c) && ids.len() < 256 {
+                    ids.push(c);
+                    frontier.push(c);
+                }
+            }
+        }
+        let mut data = FamilyData { session_ids: ids.clone(), ..FamilyData::default() };
+        for id in ids {
+            let sref = self.session_ref(id)?;
+            data.items.push(self.items_of(id, &sref)?);
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT evidence_key, kind, payload, source, provenance, extension, item_key,
+                        loop_position, at, records
+                 FROM evidence WHERE session_id = ?1 AND derived = 0 ORDER BY id",
+            )?;
+            let rows = stmt.query_map([id], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                    r.get::<_, Option<String>>(6)?,
+                    r.get::<_, Option<u32>>(7)?,
+                    r.get::<_, Option<String>>(8)?,
+                    r.get::<_, Option<String>>(9)?,
+                ))
+            })?;
+            for row in rows {
+                let (key, kind, payload, source, provenance, extension, item_key, loop_position, at, records) = row?;
+                let evidence = Evidence {
+                    id: key,
+                    session: sref.clone(),
+                    kind: serde_json::from_value(serde_json::Value::String(kind)).map_err(json_err("evidence kind"))?,
+                    payload: serde_json::from_str(&payload).map_err(json_err("evidence payload"))?,
+                    source: serde_json::from_str(&source).map_err(json_err("evidence source"))?,
+                    provenance,
+                    extension: match extension {
+                        Some(x) => serde_json::from_str(&x).ok(),
+                        None => None,
+                    },
+                    item_key,
+                    loop_position,
+                    at,
+                    records: match records {
+                        Some(r) => serde_json::from_str(&r).unwrap_or_default(),
+                        None => Vec::new(),
+                    },
+                };
+                data.evidence.push(evidence);
+            }
+            let mut stmt = self.conn.prepare_cached("SELECT body FROM capability WHERE session_id = ?1")?;
+            let bodies: Vec<String> = stmt.query_map([id], |r| r.get(0))?.collect::<Result<_, _>>()?;
+            for b in bodies {
+                if let Ok(c) = serde_json::from_str(&b) {
+                    data.capabilities.push(c);
+                }
+            }
+        }
+        Ok(data)
+    }
+
+    fn items_of(&self, session_id: i64, sref: &SessionRef) -> Result<Vec<Item>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT item.id, item.key, item.loop_position, item.at, item.role, item.strength,
+                    item.value, text.body,
+                    (SELECT group_concat(s.source_key || char(31) || r.position, char(30))
+                       FROM item_record ir JOIN record r ON r.id = ir.record_id
+                       JOIN source s ON s.id = r.source_id WHERE ir.item_id = item.id)
+             FROM item LEFT JOIN text ON text.id = item.text_id
+             WHERE item.session_id = ?1 ORDER BY item.seq",
+        )?;
+        let rows = stmt.query_map([session_id], |r| {
+            Ok((
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<u32>>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, String>(6)?,
+                r.get::<_, Option<String>>(7)?,
+                r.get::<_, Option<String>>(8)?,
+            ))
+        })?;
+        let mut items = Vec::new();
+        for row in rows {
+            let (key, loop_position, at, role, strength, value, text, witnesses) = row?;
+            let mut value: SemanticValue = serde_json::from_str(&value).map_err(json_err("item value"))?;
+            if let Some(t) = text {
+                restore_primary_text(&mut value, t);
+            }
+            let records = witnesses
+                .unwrap_or_default()
+                .split('\u{1e}')
+                .filter_map(|w| {
+                    let (src, pos) = w.split_once('\u{1f}')?;
+                    Some(RecordRef::new(SourceId::new(src), pos.parse().ok()?))
+                })
+                .collect();
+            items.push(Item {
+                session: sref.clone(),
+                key,
+                loop_position,
+                at,
+                semantic: Semantic {
+                    role: fornax_types::Role::parse(&role).unwrap_or(fornax_types::Role::RuntimeUnknown),
+                    value,
+                    evidence_strength: if strength == "structural" {
+                        fornax_types::EvidenceStrength::Structural
+                    } else {
+                        fornax_types::EvidenceStrength::Heuristic
+                    },
+                },
+                records,
+            });
+        }
+        Ok(items)
+    }
+
+    /// Replaces a family's derived evidence and claims, and appends findings that changed.
+    pub fn write_verification(
+        &mut self,
+        family: &[i64],
+        evidence: &[Evidence],
+        claims: &[Claim],
+        findings: &[Finding],
+        now: &str,
+    ) -> Result<usize, StoreError> {
+        let tx = self.conn.transaction()?;
+        let mut ids: HashMap<SessionRef, i64> = HashMap::new();
+        for &id in family {
+            tx.execute("DELETE FROM evidence WHERE session_id = ?1 AND derived = 1", [id])?;
+            tx.execute("DELETE FROM claim WHERE session_id = ?1", [id])?;
+            let sref: SessionRef = tx.query_row("SELECT provider, native_id FROM session WHERE id = ?1", [id], |r| {
+                Ok(SessionRef::new(Provider::parse(&r.get::<_, String>(0)?), r.get::<_, String>(1)?))
+            })?;
+            ids.insert(sref, id);
+        }
+        for e in evidence {
+            if let Some(&sid) = ids.get(&e.session) {
+                write_evidence(&tx, sid, e, true, None)?;
+            }
+        }
+        for c in claims {
+            let Some(&sid) = ids.get(&c.session) else { continue };
+            let target = serde_json::to_string(&c.target).map_err(json_err("claim target"))?;
+            tx.prepare_cached(
+                "INSERT INTO claim (session_id, claim_key, item_key, loop_position, subject, text, target, at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                 ON CONFLICT(session_id, claim_key) DO UPDATE SET text = excluded.text",
+            )?
+            .execute(params![sid, c.id, c.item_key, c.loop_position, c.subject.as_str(), c.text, target, c.at])?;
+        }
+        let mut appended = 0;
+        for f in findings {
+            let Some(&sid) = ids.get(&f.session) else { continue };
+            let evidence_json = serde_json::to_string(&f.evidence).map_err(json_err("finding evidence"))?;
+            let latest: Option<(String, String, String)> = tx
+                .prepare_cached(
+                    "SELECT verdict, rationale, evidence FROM finding
+                     WHERE session_id = ?1 AND claim_key = ?2 ORDER BY id DESC LIMIT 1",
+                )?
+                .query_row(params![sid, f.claim_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .optional()?;
+            let unchanged = latest.as_ref().is_some_and(|(v, r, e)| {
+                v == f.verdict.as_str() && r == &f.rationale && e == &evidence_json
+            });
+            if !unchanged {
+                tx.prepare_cached(
+                    "INSERT INTO finding (session_id, claim_key, verdict, rationale, evidence, rule, computed_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                )?
+                .execute(params![sid, f.claim_id, f.verdict.as_str(), f.rationale, evidence_json, f.rule, now])?;
+                appended += 1;
+            }
+        }
+        tx.commit()?;
+        Ok(appended)
+    }
+
+    /// Adds host-observed evidence (a capability run) to a session outside any source.
+    pub fn add_evidence(&mut self, evidence: &Evidence) -> Result<i64, StoreError> {
+        let sid: i64 = self
+            .conn
+            .query_row(
+                "SELECT id FROM session WHERE provider = ?1 AND native_id = ?2",
+                params![evidence.session.provider.as_str(), evidence.session.native_id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::NoSuchSession(evidence.session.native_id.clone()))?;
+        write_evidence(&self.conn, sid, evidence, false, None)?;
+        Ok(sid)
+    }
+
+    pub fn list_sessions(&self, filter: &SessionFilter) -> Result<Vec<SessionRow>, StoreError> {
+        let mut sql = String::from(
+            "SELECT s.id FROM session s WHERE EXISTS (SELECT 1 FROM item WHERE item.session_id = s.id)",
+        );
+        let mut args: Vec<String> = Vec::new();
+        if let Some(p) = &filter.provider {
+            args.push(Provider::parse(p).as_str().to_string());
+            sql.push_str(&format!(" AND s.provider = ?{}", args.len()));
+        }
+        if let Some(p) = &filter.project {
+            args.push(p.clone());
+            sql.push_str(&format!(" AND instr(COALESCE(s.cwd, ''), ?{}) > 0", args.len()));
+        }
+        if let Some(since) = &filter.since {
+            args.push(since.clone());
+            sql.push_str(&format!(" AND COALESCE(s.last_activity, s.created_at, '') >= ?{}", args.len()));
+        }
+        if let Some(v) = &filter.verdict {
+            args.push(v.to_ascii_uppercase());
+            sql.push_str(&format!(
+                " AND EXISTS (SELECT 1 FROM current_finding f WHERE f.session_id = s.id AND f.verdict = ?{})",
+                args.len()
+            ));
+        }
+        sql.push_str(" ORDER BY COALESCE(s.last_activity, s.created_at, '') DESC, s.id DESC");
+        if filter.limit > 0 {
+            sql.push_str(&format!(" LIMIT {}", filter.limit));
+        }
+        let mut stmt = self.conn.prepare(&sql)?;
+        let ids: Vec<i64> = stmt
+            .query_map(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        ids.into_iter().map(|id| self.session_row(id)).collect()
+    }
+
+    pub fn session_row(&self, id: i64) -> Result<SessionRow, StoreError> {
+        let mut row = self.conn.query_row(
+            "SELECT id, provider, native_id, cwd, name, created_at, last_activity, parent_native_id,
+                    runtime_version,
+                    (SELECT COUNT(*) FROM loop WHERE session_id = s.id),
+                    (SELECT COUNT(*) FROM item WHERE session_id = s.id)
+             FROM session s WHERE id = ?1",
+            [id],
+            |r| {
+                Ok(SessionRow {
+                    id: r.get(0)?,
+                    provider: r.get(1)?,
+                    native_id: r.get(2)?,
+                    cwd: r.get(3)?,
+                    name: r.get(4)?,
+                    created_at: r.get(5)?,
+                    last_activity: r.get(6)?,
+                    parent_native_id: r.get(7)?,
+                    runtime_version: r.get(8)?,
+                    loops: r.get(9)?,
+                    items: r.get(10)?,
+                    verdicts: BTreeMap::new(),
+                    sources: Vec::new(),
+                })
+            },
+        )?;
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT verdict, COUNT(*) FROM current_finding WHERE session_id = ?1 GROUP BY verdict")?;
+        for r in stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))? {
+            let (v, n) = r?;
+            row.verdicts.insert(v, n);
+        }
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT source.locator FROM session_source JOIN source ON source.id = session_source.source_id
+             WHERE session_source.session_id = ?1 ORDER BY source.id",
+        )?;
+        row.sources = stmt.query_map([id], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        Ok(row)
+    }
+
+    pub fn session_detail(&self, id: i64) -> Result<SessionDetail, StoreError> {
+        let session = self.session_row(id)?;
+        let mut stmt = self.conn.prepare(
+            "SELECT position, native_id, started_at, outcome, ended_at, model, input_tokens,
+                    cached_input_tokens, output_tokens, reasoning_output_tokens, runtime_version
+             FROM loop WHERE session_id = ?1 ORDER BY position",
+        )?;
+        let loops = stmt
+            .query_map([id], |r| {
+                Ok(LoopRow {
+                    position: r.get(0)?,
+                    native_id: r.get(1)?,
+                    started_at: r.get(2)?,
+                    outcome: r.get(3)?,
+                    ended_at: r.get(4)?,
+                    model: r.get(5)?,
+                    input_tokens: r.get(6)?,
+                    cached_input_tokens: r.get(7)?,
+                    output_tokens: r.get(8)?,
+                    reasoning_output_tokens: r.get(9)?,
+                    runtime_version: r.get(10)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        let sref = self.session_ref(id)?;
+        let items = self
+            .items_of(id, &sref)?
+            .into_iter()
+            .map(|i| serde_json::to_value(i).unwrap_or_default())
+            .collect();
+        let findings = self.findings(&FindingFilter { session: Some(id), verdict: None })?;
+        let mut stmt = self.conn.prepare("SELECT body FROM capability WHERE session_id = ?1")?;
+        let capabilities = stmt
+            .query_map([id], |r| r.get::<_, String>(0))?
+            .filter_map(|b| b.ok().and_then(|b| serde_json::from_str(&b).ok()))
+            .collect();
+        let mut redactions = BTreeMap::new();
+        let mut stmt = self.conn.prepare("SELECT kind, count FROM redaction WHERE session_id = ?1")?;
+        for r in stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))? {
+            let (k, n) = r?;
+            redactions.insert(k, n);
+        }
+        let mut stmt = self.conn.prepare(
+            "SELECT c.native_id FROM session p JOIN session c
+               ON c.provider = p.provider AND c.parent_native_id = p.native_id
+             WHERE p.id = ?1 AND c.id != p.id ORDER BY c.id",
+        )?;
+        let subagents = stmt.query_map([id], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        Ok(SessionDetail { session, loops, items, findings, capabilities, redactions, subagents })
+    }
+
+    /// Current findings (the latest per claim), oldest claim first.
+    pub fn findings(&self, filter: &FindingFilter) -> Result<Vec<FindingRow>, StoreError> {
+        let mut sql = String::from(
+            "SELECT f.verdict, f.rationale, f.evidence, f.rule, f.computed_at, c.text, c.subject,
+                    c.target, c.item_key, c.loop_position, c.at, s.provider, s.native_id, s.id,
+                    f.session_id
+             FROM current_finding f
+             JOIN claim c ON c.session_id = f.session_id AND c.claim_key = f.claim_key
+             JOIN session s ON s.id = f.session_id WHERE 1 = 1",
+        );
+        let mut args: Vec<rusqlite::types::Value> = Vec::new();
+        if let Some(sid) = filter.session {
+            args.push(sid.into());
+            sql.push_str(&format!(
+                " AND (f.session_id = ?{n} OR s.parent_native_id = (SELECT native_id FROM session WHERE id = ?{n}))",
+                n = args.len()
+            ));
+        }
+        if let Some(v) = &filter.verdict {
+            args.push(v.to_ascii_uppercase().into());
+            sql.push_str(&format!(" AND f.verdict = ?{}", args.len()));
+        }
+        sql.push_str(" ORDER BY s.id, c.id");
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map(rusqlite::params_from_iter(args.iter()), |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, String>(6)?,
+                r.get::<_, String>(7)?,
+                r.get::<_, String>(8)?,
+                r.get::<_, Option<i64>>(9)?,
+                r.get::<_, Option<String>>(10)?,
+                r.get::<_, String>(11)?,
+                r.get::<_, String>(12)?,
+                r.get::<_, i64>(13)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        let mut sources_cache: HashMap<i64, Vec<String>> = HashMap::new();
+        for row in rows {
+            let (verdict, rationale, evidence, rule, computed_at, text, subject, target, item_key, loop_position, at, provider, native_id, sid) = row?;
+            let ids: Vec<String> = serde_json::from_str(&evidence).unwrap_or_default();
+            let mut briefs = Vec::new();
+            for eid in ids {
+                let found: Option<(String, String)> = self
+                    .conn
+                    .prepare_cached(
+                        "SELECT kind, payload FROM evidence WHERE evidence_key = ?1
+                         AND session_id IN (SELECT id FROM session WHERE id = ?2 OR parent_native_id =
+                             (SELECT native_id FROM session WHERE id = ?2)
+                             OR native_id = (SELECT parent_native_id FROM session WHERE id = ?2))
+                         LIMIT 1",
+                    )?
+                    .query_row(params![eid, sid], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()?;
+                let (kind, description) = match found {
+                    Some((kind, payload)) => {
+                        let p: serde_json::Value = serde_json::from_str(&payload).unwrap_or_default();
+                        let d = describe_evidence(&kind, &p);
+                        (kind, d)
+                    }
+                    None => ("unknown".into(), "evidence no longer stored".into()),
+                };
+                briefs.push(EvidenceBrief { id: eid, kind, description });
+            }
+            if let std::collections::hash_map::Entry::Vacant(e) = sources_cache.entry(sid) {
+                let mut stmt = self.conn.prepare_cached(
+                    "SELECT source.locator FROM session_source JOIN source ON source.id = session_source.source_id
+                     WHERE session_source.session_id = ?1",
+                )?;
+                e.insert(stmt.query_map([sid], |r| r.get(0))?.collect::<Result<_, _>>()?);
+            }
+            let target: serde_json::Value = serde_json::from_str(&target).unwrap_or_default();
+            out.push(FindingRow {
+                verdict,
+                claim: serde_json::json!({"text": text, "subject": subject, "target": target}),
+                session: serde_json::json!({"provider": provider, "native_id": native_id}),
+                sources: sources_cache.get(&sid).cloned().unwrap_or_default(),
+                rationale,
+                evidence: briefs,
+                rule,
+                item_key,
+                loop_position,
+                computed_at,
+                at,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Full-text search over human and agent text (trigram: substrings match); with
+    /// `include_output`, tool outputs are scanned as well.
+    pub fn search(&self, text: &str, limit: usize, include_output: bool) -> Result<Vec<SearchHit>, StoreError> {
+        let limit = limit.clamp(1, 1000);
+        let mut text_ids: Vec<i64> = if text.chars().count() >= 3 {
+            let phrase = format!("\"{}\"", text.replace('"', "\"\""));
+            let mut stmt = self.conn.prepare("SELECT rowid FROM text_fts WHERE text_fts MATCH ?1 LIMIT ?2")?;
+            let ids = stmt.query_map(params![phrase, (limit * 4) as i64], |r| r.get(0))?;
+            ids.collect::<Result<_, _>>()?
+        } else {
+            let mut stmt = self.conn.prepare(
+                "SELECT id FROM text WHERE indexed = 1 AND instr(lower(body), lower(?1)) > 0 LIMIT ?2",
+            )?;
+            let ids = stmt.query_map(params![text, (limit * 4) as i64], |r| r.get(0))?;
+            ids.collect::<Result<_, _>>()?
+        };
+        if include_output {
+            let mut stmt = self.conn.prepare(
+                "SELECT DISTINCT t.id FROM text t JOIN item i ON i.text_id = t.id
+                 WHERE i.role = 'tool.output' AND instr(lower(t.body), lower(?1)) > 0 LIMIT ?2",
+            )?;
+            let more: Vec<i64> = stmt.query_map(params![text, (limit * 4) as i64], |r| r.get(0))?.collect::<Result<_, _>>()?;
+            text_ids.extend(more);
+        }
+        let mut hits = Vec::new();
+        let needle = text.to_lowercase();
+        for tid in text_ids {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT i.session_id, i.seq, i.key, i.role, i.at, i.loop_position, s.native_id, s.provider, t.body
+                 FROM item i JOIN session s ON s.id = i.session_id JOIN text t ON t.id = i.text_id
+                 WHERE i.text_id = ?1 ORDER BY i.seq LIMIT 5",
+            )?;
+            let rows: Vec<(i64, i64, String, String, Option<String>, Option<i64>, String, String, String)> = stmt
+                .query_map([tid], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?))
+                })?
+                .collect::<Result<_, _>>()?;
+            for (sid, seq, key, role, at, loop_position, native_id, provider, body) in rows {
+                let neighbour = |dir: &str| -> Result<Option<String>, StoreError> {
+                    let sql = if dir == "before" {
+                        "SELECT i.role, t.body FROM item i LEFT JOIN text t ON t.id = i.text_id
+                         WHERE i.session_id = ?1 AND i.seq < ?2 ORDER BY i.seq DESC LIMIT 1"
+                    } else {
+                        "SELECT i.role, t.body FROM item i LEFT JOIN text t ON t.id = i.text_id
+                         WHERE i.session_id = ?1 AND i.seq > ?2 ORDER BY i.seq ASC LIMIT 1"
+                    };
+                    Ok(self
+                        .conn
+                        .prepare_cached(sql)?
+                        .query_row(params![sid, seq], |r| {
+                            Ok(format!("{}: {}", r.get::<_, String>(0)?, short(&r.get::<_, Option<String>>(1)?.unwrap_or_default(), 120)))
+                        })
+                        .optional()?)
+                };
+                hits.push(SearchHit {
+                    session: native_id,
+                    provider,
+                    loop_position,
+                    item_key: key,
+                    role,
+                    at,
+                    snippet: snippet(&body, &needle),
+                    before: neighbour("before")?,
+                    after: neighbour("after")?,
+                });
+                if hits.len() >= limit {
+                    return Ok(hits);
+                }
+            }
+        }
+        Ok(hits)
+    }
+
+    pub fn record_location(&self, id: i64) -> Result<RecordLocation, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT r.id, s.source_key, s.kind, s.locator, r.position, r.byte_start, r.byte_end, r.fingerprint
+                 FROM record r JOIN source s ON s.id = r.source_id WHERE r.id = ?1",
+                [id],
+                |r| {
+                    let fp: Vec<u8> = r.get(7)?;
+                    let mut arr = [0u8; 32];
+                    if fp.len() == 32 {
+                        arr.copy_from_slice(&fp);
+                    }
+                    Ok(RecordLocation {
+                        id: r.get(0)?,
+                        source_key: r.get(1)?,
+                        kind: r.get(2)?,
+                        locator: r.get(3)?,
+                        position: r.get(4)?,
+                        byte_start: r.get(5)?,
+                        byte_end: r.get(6)?,
+                        fingerprint: fornax_types::Fingerprint(arr).to_hex(),
+                    })
+                },
+            )
+            .optional()?
+            .ok_or(StoreError::NoSuchRecord(id))
+    }
+
+    pub fn doctor_stats(&self) -> Result<DoctorStats, StoreError> {
+        let size_bytes = ["", "-wal"]
+            .iter()
+            .filter_map(|s| {
+                let mut p = self.path.clone().into_os_string();
+                p.push(s);
+                std::fs::metadata(p).ok().map(|m| m.len())
+            })
+            .sum();
+        let mut sources_by_status = BTreeMap::new();
+        let mut stmt = self.conn.prepare("SELECT status, COUNT(*) FROM source GROUP BY status")?;
+        for r in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))? {
+            let (s, n) = r?;
+            sources_by_status.insert(s, n);
+        }
+        let count = |sql: &str| -> Result<i64, StoreError> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };
+        let mut stmt = self.conn.prepare(
+            "SELECT provider, adapter, runtime_version, outcome, discriminator, count FROM drift
+             WHERE outcome = 'unrecognized' ORDER BY count DESC LIMIT 100",
+        )?;
+        let drift = stmt
+            .query_map([], |r| {
+                Ok(DriftRow {
+                    provider: r.get(0)?,
+                    adapter: r.get(1)?,
+                    runtime_version: r.get(2)?,
+                    outcome: r.get(3)?,
+                    discriminator: r.get(4)?,
+                    count: r.get(5)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        let last_scan: Option<String> = self
+            .conn
+            .query_row("SELECT summary FROM scan WHERE finished_at IS NOT NULL ORDER BY id DESC LIMIT 1", [], |r| r.get(0))
+            .optional()?
+            .flatten();
+        Ok(DoctorStats {
+            path: self.path.display().to_string(),
+            size_bytes,
+            schema_version: crate::SCHEMA_VERSION,
+            sources_by_status,
+            sessions: count("SELECT COUNT(*) FROM session")?,
+            items: count("SELECT COUNT(*) FROM item")?,
+            records: count("SELECT COUNT(*) FROM record")?,
+            malformed: count("SELECT COALESCE(SUM(malformed), 0) FROM source")?,
+            oversized: count("SELECT COALESCE(SUM(oversized), 0) FROM source")?,
+            drift,
+            last_scan: last_scan.and_then(|s| serde_json::from_str(&s).ok()),
+        })
+    }
+
+    /// Records a finished scan's summary (shown by `doctor`).
+    pub fn record_scan(&self, started_at: &str, finished_at: &str, summary: &serde_json::Value) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO scan (started_at, finished_at, summary) VALUES (?1, ?2, ?3)",
+            params![started_at, finished_at, summary.to_string()],
+        )?;
+        Ok(())
+    }
+
+    /// Session row id by identity, if stored.
+    pub fn find_session(&self, s: &SessionRef) -> Result<Option<i64>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id FROM session WHERE provider = ?1 AND native_id = ?2",
+                params![s.provider.as_str(), s.native_id],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Verdict counts over current findings (optionally for some sessions only).
+    pub fn verdict_counts(&self, sessions: Option<&[i64]>) -> Result<BTreeMap<String, i64>, StoreError> {
+        let mut out = BTreeMap::new();
+        let mut stmt = self.conn.prepare("SELECT session_id, verdict FROM current_finding")?;
+        for r in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
+            let (sid, v) = r?;
+            if sessions.is_none_or(|s| s.contains(&sid)) {
+                *out.entry(v).or_insert(0) += 1;
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn snippet(body: &str, needle_lower: &str) -> String {
+    let lower = body.to_lowercase();
+    let Some(pos) = lower.find(needle_lower) else {
+        return short(body, 160);
+    };
+    // Map the position back onto `body` conservatively (lowercasing may change byte lengths).
+    let pos = pos.min(body.len());
+    let mut start = pos.saturating_sub(60);
+    while start > 0 && !body.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (pos + needle_lower.len() + 60).min(body.len());
+    while end < body.len() && !body.is_char_boundary(end) {
+        end += 1;
+    }
+    let mut s = String::new();
+    if start > 0 {
+        s.push('…');
+    }
+    s.push_str(&body[start..end].replace('\n', " "));
+    if end < body.len() {
+        s.push('…');
+    }
+    s
+}

@@ -1,0 +1,231 @@
+//! Schema and migrations.
+//!
+//! The schema version lives in `PRAGMA user_version`. Migrations are applied in order, each in
+//! its own transaction; a database written by a newer Fornax is refused, never downgraded.
+
+use rusqlite::Connection;
+
+use crate::StoreError;
+
+/// Every migration, in order. Index `i` migrates version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[V1];
+
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+const V1: &str = r#"
+CREATE TABLE source (
+    id              INTEGER PRIMARY KEY,
+    source_key      TEXT NOT NULL UNIQUE,
+    provider        TEXT NOT NULL,
+    kind            TEXT NOT NULL,
+    locator         TEXT NOT NULL,
+    adapter         TEXT NOT NULL,
+    status          TEXT NOT NULL DEFAULT 'active',
+    inode           INTEGER,
+    size            INTEGER,
+    mtime_ns        INTEGER,
+    prefix_len      INTEGER,
+    prefix_fp       BLOB,
+    cursor          INTEGER NOT NULL DEFAULT 0,
+    next_position   INTEGER NOT NULL DEFAULT 0,
+    adapter_state   TEXT,
+    session_hint    TEXT,
+    malformed       INTEGER NOT NULL DEFAULT 0,
+    oversized       INTEGER NOT NULL DEFAULT 0,
+    defects         INTEGER NOT NULL DEFAULT 0,
+    last_error      TEXT,
+    updated_at      TEXT
+);
+
+CREATE TABLE record (
+    id              INTEGER PRIMARY KEY,
+    source_id       INTEGER NOT NULL REFERENCES source(id),
+    position        INTEGER NOT NULL,
+    byte_start      INTEGER,
+    byte_end        INTEGER,
+    fingerprint     BLOB NOT NULL,
+    runtime_ts      TEXT,
+    UNIQUE (source_id, position)
+);
+
+CREATE TABLE session (
+    id                  INTEGER PRIMARY KEY,
+    provider            TEXT NOT NULL,
+    native_id           TEXT NOT NULL,
+    cwd                 TEXT,
+    name                TEXT,
+    created_at          TEXT,
+    forked_from         TEXT,
+    parent_native_id    TEXT,
+    parent_call_id      TEXT,
+    agent_id            TEXT,
+    agent_type          TEXT,
+    runtime_version     TEXT,
+    identity_record_id  INTEGER,
+    last_activity       TEXT,
+    UNIQUE (provider, native_id)
+);
+CREATE INDEX session_parent ON session(provider, parent_native_id);
+
+CREATE TABLE session_source (
+    session_id  INTEGER NOT NULL REFERENCES session(id),
+    source_id   INTEGER NOT NULL REFERENCES source(id),
+    PRIMARY KEY (session_id, source_id)
+) WITHOUT ROWID;
+CREATE INDEX session_source_by_source ON session_source(source_id);
+
+CREATE TABLE capability (
+    session_id  INTEGER NOT NULL REFERENCES session(id),
+    transport   TEXT NOT NULL,
+    source_id   INTEGER,
+    body        TEXT NOT NULL,
+    PRIMARY KEY (session_id, transport)
+) WITHOUT ROWID;
+
+CREATE TABLE loop (
+    session_id      INTEGER NOT NULL REFERENCES session(id),
+    position        INTEGER NOT NULL,
+    native_id       TEXT,
+    start_record_id INTEGER,
+    started_at      TEXT,
+    end_record_id   INTEGER,
+    outcome         TEXT,
+    ended_at        TEXT,
+    model           TEXT,
+    input_tokens    INTEGER,
+    cached_input_tokens INTEGER,
+    output_tokens   INTEGER,
+    reasoning_output_tokens INTEGER,
+    runtime_version TEXT,
+    source_id       INTEGER,
+    PRIMARY KEY (session_id, position)
+) WITHOUT ROWID;
+
+-- Text bodies, deduplicated by BLAKE3 of their content.
+CREATE TABLE text (
+    id      INTEGER PRIMARY KEY,
+    hash    BLOB NOT NULL UNIQUE,
+    body    TEXT NOT NULL,
+    indexed INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE item (
+    id              INTEGER PRIMARY KEY,
+    session_id      INTEGER NOT NULL REFERENCES session(id),
+    key             TEXT NOT NULL,
+    seq             INTEGER NOT NULL,
+    loop_position   INTEGER,
+    at              TEXT,
+    role            TEXT NOT NULL,
+    strength        TEXT NOT NULL,
+    kind            TEXT NOT NULL,
+    text_id         INTEGER REFERENCES text(id),
+    value           TEXT NOT NULL,
+    tool_name       TEXT,
+    call_id         TEXT,
+    exit_code       INTEGER,
+    failed          INTEGER,
+    source_id       INTEGER,
+    UNIQUE (session_id, key)
+);
+CREATE INDEX item_by_seq ON item(session_id, seq);
+CREATE INDEX item_by_text ON item(text_id);
+
+CREATE TABLE item_record (
+    item_id     INTEGER NOT NULL,
+    record_id   INTEGER NOT NULL,
+    PRIMARY KEY (item_id, record_id)
+) WITHOUT ROWID;
+CREATE INDEX item_record_by_record ON item_record(record_id);
+
+CREATE TABLE evidence (
+    id              INTEGER PRIMARY KEY,
+    session_id      INTEGER NOT NULL REFERENCES session(id),
+    evidence_key    TEXT NOT NULL,
+    kind            TEXT NOT NULL,
+    payload         TEXT NOT NULL,
+    source          TEXT NOT NULL,
+    trust_class     TEXT NOT NULL,
+    provenance      TEXT NOT NULL,
+    extension       TEXT,
+    item_key        TEXT,
+    loop_position   INTEGER,
+    at              TEXT,
+    records         TEXT,
+    derived         INTEGER NOT NULL DEFAULT 0,
+    source_id       INTEGER,
+    UNIQUE (session_id, evidence_key)
+);
+
+CREATE TABLE claim (
+    id              INTEGER PRIMARY KEY,
+    session_id      INTEGER NOT NULL REFERENCES session(id),
+    claim_key       TEXT NOT NULL,
+    item_key        TEXT NOT NULL,
+    loop_position   INTEGER,
+    subject         TEXT NOT NULL,
+    text            TEXT NOT NULL,
+    target          TEXT NOT NULL,
+    at              TEXT,
+    UNIQUE (session_id, claim_key)
+);
+
+-- Append-only: a new row only when a claim's judgement changes; the latest row is current.
+CREATE TABLE finding (
+    id              INTEGER PRIMARY KEY,
+    session_id      INTEGER NOT NULL REFERENCES session(id),
+    claim_key       TEXT NOT NULL,
+    verdict         TEXT NOT NULL,
+    rationale       TEXT NOT NULL,
+    evidence        TEXT NOT NULL,
+    rule            TEXT NOT NULL,
+    computed_at     TEXT NOT NULL
+);
+CREATE INDEX finding_by_claim ON finding(session_id, claim_key, id);
+
+CREATE TABLE redaction (
+    session_id  INTEGER NOT NULL,
+    kind        TEXT NOT NULL,
+    count       INTEGER NOT NULL,
+    PRIMARY KEY (session_id, kind)
+) WITHOUT ROWID;
+
+CREATE TABLE drift (
+    provider        TEXT NOT NULL,
+    adapter         TEXT NOT NULL,
+    runtime_version TEXT NOT NULL,
+    outcome         TEXT NOT NULL,
+    discriminator   TEXT NOT NULL,
+    count           INTEGER NOT NULL,
+    last_seen       TEXT NOT NULL,
+    PRIMARY KEY (provider, adapter, runtime_version, outcome, discriminator)
+) WITHOUT ROWID;
+
+CREATE TABLE scan (
+    id          INTEGER PRIMARY KEY,
+    started_at  TEXT NOT NULL,
+    finished_at TEXT,
+    summary     TEXT
+);
+
+CREATE VIRTUAL TABLE text_fts USING fts5(body, content='text', content_rowid='id', tokenize='trigram');
+
+CREATE VIEW current_finding AS
+    SELECT f.* FROM finding f
+    WHERE f.id = (SELECT MAX(f2.id) FROM finding f2
+                  WHERE f2.session_id = f.session_id AND f2.claim_key = f.claim_key);
+"#;
+
+pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let current: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if current > SCHEMA_VERSION {
+        return Err(StoreError::NewerSchema { found: current, supported: SCHEMA_VERSION });
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as u32)?;
+        tx.commit()?;
+    }
+    Ok(())
+}

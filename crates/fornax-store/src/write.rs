@@ -1,0 +1,657 @@
+//! Source-atomic writes.
+//!
+//! A [`SourceWriter`] wraps one transaction for one source: its records, every canonical and
+//! judgement message normalized from them, and the source's new cursor are committed together
+//! by [`SourceWriter::finish`]. Dropping the writer without finishing rolls everything back.
+
+use std::collections::{BTreeSet, HashMap};
+
+use fornax_types::{
+    ByteRange, Evidence, Fingerprint, IngestMessage, Item, Loop, RecordRef, RuntimeCapabilities,
+    SemanticValue, Session, SessionRef,
+};
+use rusqlite::{params, OptionalExtension, Transaction};
+
+use crate::{Store, StoreError};
+
+/// What identifies a source and how to read it.
+#[derive(Debug, Clone)]
+pub struct SourceSpec {
+    /// Stable key, equal to the `SourceId` adapters cite.
+    pub key: String,
+    pub provider: String,
+    pub kind: String,
+    pub locator: String,
+    pub adapter: String,
+    pub session_hint: Option<String>,
+}
+
+/// The stored state of a source, used to decide what a rescan must read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceState {
+    pub id: i64,
+    pub adapter: String,
+    pub cursor: SourceCursor,
+    pub next_position: u64,
+    pub adapter_state: Option<String>,
+    pub status: String,
+}
+
+/// File identity and read position, persisted with the data in the same transaction.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceCursor {
+    pub inode: Option<u64>,
+    pub size: Option<u64>,
+    pub mtime_ns: Option<i64>,
+    /// Length and BLAKE3 of the file prefix covered by the fingerprint.
+    pub prefix_len: Option<u64>,
+    pub prefix_fp: Option<Vec<u8>>,
+    /// Byte offset up to which complete records were consumed.
+    pub offset: u64,
+}
+
+/// Counts of what one writer did.
+#[derive(Debug, Clone, Default)]
+pub struct WriteSummary {
+    pub records: u64,
+    pub items: u64,
+    pub loops: u64,
+    pub evidence: u64,
+    pub new_sessions: u64,
+    /// Sessions (row ids) whose data changed and must be re-verified.
+    pub touched_sessions: BTreeSet<i64>,
+}
+
+impl Store {
+    pub fn source_state(&self, key: &str) -> Result<Option<SourceState>, StoreError> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT id, adapter, inode, size, mtime_ns, prefix_len, prefix_fp, cursor,
+                        next_position, adapter_state, status
+                 FROM source WHERE source_key = ?1",
+                [key],
+                |r| {
+                    Ok(SourceState {
+                        id: r.get(0)?,
+                        adapter: r.get(1)?,
+                        cursor: SourceCursor {
+                            inode: r.get::<_, Option<i64>>(2)?.map(|v| v as u64),
+                            size: r.get::<_, Option<i64>>(3)?.map(|v| v as u64),
+                            mtime_ns: r.get(4)?,
+                            prefix_len: r.get::<_, Option<i64>>(5)?.map(|v| v as u64),
+                            prefix_fp: r.get(6)?,
+                            offset: r.get::<_, i64>(7)? as u64,
+                        },
+                        next_position: r.get::<_, i64>(8)? as u64,
+                        adapter_state: r.get(9)?,
+                        status: r.get(10)?,
+                    })
+                },
+            )
+            .optional()?;
+        Ok(row)
+    }
+
+    /// Every known source key with its locator (for noticing removed files).
+    pub fn source_keys(&self) -> Result<Vec<(String, String, String)>, StoreError> {
+        let mut stmt = self.conn.prepare("SELECT source_key, locator, status FROM source")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Marks a source's status (for example `missing`) without touching its data.
+    pub fn set_source_status(&self, key: &str, status: &str) -> Result<(), StoreError> {
+        self.conn.execute("UPDATE source SET status = ?2 WHERE source_key = ?1", params![key, status])?;
+        Ok(())
+    }
+
+    /// Starts the transaction for one source. With `rebuild`, everything previously derived from
+    /// the source is removed first (inside the same transaction).
+    pub fn begin_source(
+        &mut self,
+        spec: &SourceSpec,
+        rebuild: bool,
+    ) -> Result<SourceWriter<'_>, StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO source (source_key, provider, kind, locator, adapter, session_hint)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT(source_key) DO UPDATE SET provider = excluded.provider,
+                 kind = excluded.kind, locator = excluded.locator, adapter = excluded.adapter,
+                 session_hint = excluded.session_hint, status = 'active'",
+            params![spec.key, spec.provider, spec.kind, spec.locator, spec.adapter, spec.session_hint],
+        )?;
+        let source_id: i64 =
+            tx.query_row("SELECT id FROM source WHERE source_key = ?1", [&spec.key], |r| r.get(0))?;
+        let mut summary = WriteSummary::default();
+        if rebuild {
+            reset_source(&tx, source_id, &mut summary)?;
+        }
+        let next_seq: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM item", [], |r| r.get(0))?;
+        Ok(SourceWriter {
+            tx,
+            source_id,
+            source_key: spec.key.clone(),
+            records: HashMap::new(),
+            sessions: HashMap::new(),
+            next_seq,
+            summary,
+        })
+    }
+}
+
+fn reset_source(tx: &Transaction<'_>, source_id: i64, summary: &mut WriteSummary) -> Result<(), StoreError> {
+    {
+        let mut stmt = tx.prepare("SELECT session_id FROM session_source WHERE source_id = ?1")?;
+        let ids = stmt.query_map([source_id], |r| r.get::<_, i64>(0))?;
+        for id in ids {
+            summary.touched_sessions.insert(id?);
+        }
+    }
+    tx.execute_batch(&format!(
+        "DELETE FROM item_record WHERE record_id IN (SELECT id FROM record WHERE source_id = {source_id});
+         DELETE FROM item WHERE source_id = {source_id}
+             AND NOT EXISTS (SELECT 1 FROM item_record ir WHERE ir.item_id = item.id);
+         DELETE FROM evidence WHERE source_id = {source_id} AND derived = 0;
+         DELETE FROM loop WHERE source_id = {source_id};
+         DELETE FROM capability WHERE source_id = {source_id};
+         DELETE FROM record WHERE source_id = {source_id};
+         DELETE FROM session_source WHERE source_id = {source_id};
+         UPDATE source SET cursor = 0, next_position = 0, adapter_state = NULL,
+             malformed = 0, oversized = 0, defects = 0 WHERE id = {source_id};"
+    ))?;
+    Ok(())
+}
+
+/// One source's open transaction.
+#[derive(Debug)]
+pub struct SourceWriter<'c> {
+    tx: Transaction<'c>,
+    source_id: i64,
+    source_key: String,
+    /// Record ids of this source by position, for the records written in this transaction.
+    records: HashMap<u64, i64>,
+    sessions: HashMap<SessionRef, i64>,
+    next_seq: i64,
+    summary: WriteSummary,
+}
+
+/// Moves the primary text of a value out (it is stored once, deduplicated, in `text`).
+fn take_primary_text(value: &mut SemanticValue) -> Option<String> {
+    match value {
+        SemanticValue::Text(t) => Some(std::mem::take(&mut t.text)),
+        SemanticValue::Reasoning(r) => r.text.as_mut().map(|t| std::mem::take(&mut t.text)),
+        SemanticValue::ToolOutput(o) => o.text.as_mut().map(|t| std::mem::take(&mut t.text)),
+        SemanticValue::Subagent(s) => s.text.as_mut().map(|t| std::mem::take(&mut t.text)),
+        SemanticValue::ToolCall(_) | SemanticValue::ShellCall(_) | SemanticValue::Delegation(_) => None,
+    }
+}
+
+/// Puts a primary text back (inverse of [`take_primary_text`]).
+pub(crate) fn restore_primary_text(value: &mut SemanticValue, text: String) {
+    match value {
+        SemanticValue::Text(t) => t.text = text,
+        SemanticValue::Reasoning(r) => {
+            if let Some(t) = &mut r.text {
+                t.text = text;
+            }
+        }
+        SemanticValue::ToolOutput(o) => {
+            if let Some(t) = &mut o.text {
+                t.text = text;
+            }
+        }
+        SemanticValue::Subagent(s) => {
+            if let Some(t) = &mut s.text {
+                t.text = text;
+            }
+        }
+        _ => {}
+    }
+}
+
+fn value_kind(value: &SemanticValue) -> &'static str {
+    match value {
+        SemanticValue::Text(_) => "text",
+        SemanticValue::Reasoning(_) => "reasoning",
+        SemanticValue::ToolCall(_) => "tool_call",
+        SemanticValue::ShellCall(_) => "shell_call",
+        SemanticValue::ToolOutput(_) => "tool_output",
+        SemanticValue::Delegation(_) => "delegation",
+        SemanticValue::Subagent(_) => "subagent",
+    }
+}
+
+impl<'c> SourceWriter<'c> {
+    pub fn source_id(&self) -> i64 {
+        self.source_id
+    }
+
+    /// Records one framed native record.
+    pub fn add_record(
+        &mut self,
+        position: u64,
+        byte_range: Option<ByteRange>,
+        fingerprint: &Fingerprint,
+        runtime_ts: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "INSERT INTO record (source_id, position, byte_start, byte_end, fingerprint, runtime_ts)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT(source_id, position) DO UPDATE SET byte_start = excluded.byte_start,
+                 byte_end = excluded.byte_end, fingerprint = excluded.fingerprint,
+                 runtime_ts = excluded.runtime_ts
+             RETURNING id",
+        )?;
+        let id: i64 = stmt.query_row(
+            params![
+                self.source_id,
+                position as i64,
+                byte_range.map(|r| r.start as i64),
+                byte_range.map(|r| r.end as i64),
+                &fingerprint.0[..],
+                runtime_ts
+            ],
+            |r| r.get(0),
+        )?;
+        self.records.insert(position, id);
+        self.summary.records += 1;
+        Ok(())
+    }
+
+    fn record_id(&mut self, r: &RecordRef) -> Result<Option<i64>, StoreError> {
+        if r.source.as_str() == self.source_key {
+            if let Some(id) = self.records.get(&r.position) {
+                return Ok(Some(*id));
+            }
+        }
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT record.id FROM record JOIN source ON source.id = record.source_id
+             WHERE source.source_key = ?1 AND record.position = ?2",
+        )?;
+        Ok(stmt.query_row(params![r.source.as_str(), r.position as i64], |row| row.get(0)).optional()?)
+    }
+
+    /// The row id of a session, creating a bare row if the session is not known yet.
+    pub fn session_id(&mut self, s: &SessionRef) -> Result<i64, StoreError> {
+        if let Some(id) = self.sessions.get(s) {
+            return Ok(*id);
+        }
+        let existing: Option<i64> = self
+            .tx
+            .prepare_cached("SELECT id FROM session WHERE provider = ?1 AND native_id = ?2")?
+            .query_row(params![s.provider.as_str(), s.native_id], |r| r.get(0))
+            .optional()?;
+        let id = match existing {
+            Some(id) => id,
+            None => {
+                self.tx.execute(
+                    "INSERT INTO session (provider, native_id) VALUES (?1, ?2)",
+                    params![s.provider.as_str(), s.native_id],
+                )?;
+                self.summary.new_sessions += 1;
+                self.tx.last_insert_rowid()
+            }
+        };
+        self.tx.execute(
+            "INSERT OR IGNORE INTO session_source (session_id, source_id) VALUES (?1, ?2)",
+            params![id, self.source_id],
+        )?;
+        self.sessions.insert(s.clone(), id);
+        self.summary.touched_sessions.insert(id);
+        Ok(id)
+    }
+
+    /// Applies one canonical or judgement message (already redacted).
+    pub fn apply(&mut self, msg: &IngestMessage) -> Result<(), StoreError> {
+        match msg {
+            IngestMessage::Session(s) => self.put_session(s),
+            IngestMessage::Loop(l) => self.put_loop(l),
+            IngestMessage::Item(i) => self.put_item(i),
+            IngestMessage::Evidence(e) => self.put_evidence(e, false),
+            IngestMessage::Capabilities(c) => self.put_capabilities(c),
+            // Sources and records are framed by the caller; claims and findings are computed
+            // by verification, which writes through `Store::write_verification`.
+            IngestMessage::Source(_)
+            | IngestMessage::Record(_)
+            | IngestMessage::Claim(_)
+            | IngestMessage::Finding(_) => Ok(()),
+        }
+    }
+
+    fn put_session(&mut self, s: &Session) -> Result<(), StoreError> {
+        let id = self.session_id(&s.id)?;
+        let identity = self.record_id(&s.identity_record)?;
+        let d = s.delegated_from.as_ref();
+        self.tx.prepare_cached(
+            "UPDATE session SET cwd = COALESCE(?2, cwd), name = COALESCE(?3, name),
+                 created_at = COALESCE(created_at, ?4), forked_from = COALESCE(?5, forked_from),
+                 parent_native_id = COALESCE(?6, parent_native_id),
+                 parent_call_id = COALESCE(?7, parent_call_id), agent_id = COALESCE(?8, agent_id),
+                 agent_type = COALESCE(?9, agent_type),
+                 runtime_version = COALESCE(runtime_version, ?10),
+                 identity_record_id = COALESCE(identity_record_id, ?11)
+             WHERE id = ?1",
+        )?
+        .execute(params![
+            id,
+            s.cwd,
+            s.name,
+            s.created_at,
+            s.forked_from,
+            d.map(|d| d.parent_native_id.as_str()),
+            d.and_then(|d| d.call_id.as_deref()),
+            d.and_then(|d| d.agent_id.as_deref()),
+            d.and_then(|d| d.agent_type.as_deref()),
+            s.runtime_version,
+            identity
+        ])?;
+        Ok(())
+    }
+
+    fn put_loop(&mut self, l: &Loop) -> Result<(), StoreError> {
+        let sid = self.session_id(&l.session)?;
+        let start = self.record_id(&l.start_record)?;
+        let end_record = match &l.end {
+            Some(e) => self.record_id(&e.record)?,
+            None => None,
+        };
+        let outcome = l.end.as_ref().map(|e| match e.outcome {
+            fornax_types::LoopOutcome::Completed => "completed",
+            fornax_types::LoopOutcome::Interrupted => "interrupted",
+            fornax_types::LoopOutcome::Failed => "failed",
+        });
+        let u = l.usage.unwrap_or_default();
+        let n = |v: Option<u64>| v.map(|v| v as i64);
+        self.tx.prepare_cached(
+            "INSERT INTO loop (session_id, position, native_id, start_record_id, started_at,
+                 end_record_id, outcome, ended_at, model, input_tokens, cached_input_tokens,
+                 output_tokens, reasoning_output_tokens, runtime_version, source_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+             ON CONFLICT(session_id, position) DO UPDATE SET
+                 native_id = COALESCE(excluded.native_id, native_id),
+                 start_record_id = COALESCE(start_record_id, excluded.start_record_id),
+                 started_at = COALESCE(started_at, excluded.started_at),
+                 end_record_id = COALESCE(excluded.end_record_id, end_record_id),
+                 outcome = COALESCE(excluded.outcome, outcome),
+                 ended_at = COALESCE(excluded.ended_at, ended_at),
+                 model = COALESCE(excluded.model, model),
+                 input_tokens = COALESCE(excluded.input_tokens, input_tokens),
+                 cached_input_tokens = COALESCE(excluded.cached_input_tokens, cached_input_tokens),
+                 output_tokens = COALESCE(excluded.output_tokens, output_tokens),
+                 reasoning_output_tokens = COALESCE(excluded.reasoning_output_tokens, reasoning_output_tokens),
+                 runtime_version = COALESCE(excluded.runtime_version, runtime_version)",
+        )?
+        .execute(params![
+            sid,
+            l.position,
+            l.native_id,
+            start,
+            l.started_at,
+            end_record,
+            outcome,
+            l.end.as_ref().and_then(|e| e.ended_at.clone()),
+            l.model,
+            n(u.input_tokens),
+            n(u.cached_input_tokens),
+            n(u.output_tokens),
+            n(u.reasoning_output_tokens),
+            l.runtime_version,
+            self.source_id
+        ])?;
+        self.summary.loops += 1;
+        Ok(())
+    }
+
+    fn put_text(&mut self, body: &str, index: bool) -> Result<i64, StoreError> {
+        let hash = blake3::hash(body.as_bytes());
+        let existing: Option<(i64, i64)> = self
+            .tx
+            .prepare_cached("SELECT id, indexed FROM text WHERE hash = ?1")?
+            .query_row([&hash.as_bytes()[..]], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        let (id, indexed) = match existing {
+            Some(found) => found,
+            None => {
+                self.tx
+                    .prepare_cached("INSERT INTO text (hash, body) VALUES (?1, ?2)")?
+                    .execute(params![&hash.as_bytes()[..], body])?;
+                (self.tx.last_insert_rowid(), 0)
+            }
+        };
+        if index && indexed == 0 {
+            self.tx
+                .prepare_cached("INSERT INTO text_fts (rowid, body) VALUES (?1, ?2)")?
+                .execute(params![id, body])?;
+            self.tx.prepare_cached("UPDATE text SET indexed = 1 WHERE id = ?1")?.execute([id])?;
+        }
+        Ok(id)
+    }
+
+    fn put_item(&mut self, item: &Item) -> Result<(), StoreError> {
+        let sid = self.session_id(&item.session)?;
+        let mut value = item.semantic.value.clone();
+        let text = take_primary_text(&mut value);
+        let searchable = !matches!(item.semantic.role, fornax_types::Role::ToolOutput);
+        let text_id = match &text {
+            Some(t) => Some(self.put_text(t, searchable)?),
+            None => None,
+        };
+        let (tool_name, call_id, exit_code, failed) = match &item.semantic.value {
+            SemanticValue::ToolCall(c) => (Some(c.name.clone()), c.call_id.clone(), None, None),
+            SemanticValue::ShellCall(c) => (Some(c.tool_name.clone()), c.call_id.clone(), None, None),
+            SemanticValue::ToolOutput(o) => {
+                (o.tool_name.clone(), o.call_id.clone(), o.exit_code.map(|e| e.code), o.failed)
+            }
+            _ => (None, None, None, None),
+        };
+        let value_json = serde_json::to_string(&value).map_err(|e| StoreError::json("item value", e))?;
+        let strength = match item.semantic.evidence_strength {
+            fornax_types::EvidenceStrength::Structural => "structural",
+            fornax_types::EvidenceStrength::Heuristic => "heuristic",
+        };
+        let seq = self.next_seq;
+        let item_id: i64 = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO item (session_id, key, seq, loop_position, at, role, strength, kind,
+                     text_id, value, tool_name, call_id, exit_code, failed, source_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                 ON CONFLICT(session_id, key) DO UPDATE SET
+                     loop_position = COALESCE(excluded.loop_position, loop_position),
+                     at = COALESCE(at, excluded.at), role = excluded.role,
+                     strength = excluded.strength, kind = excluded.kind,
+                     text_id = excluded.text_id, value = excluded.value,
+                     tool_name = excluded.tool_name, call_id = excluded.call_id,
+                     exit_code = excluded.exit_code, failed = excluded.failed
+                 RETURNING id",
+            )?
+            .query_row(
+                params![
+                    sid,
+                    item.key,
+                    seq,
+                    item.loop_position,
+                    item.at,
+                    item.semantic.role.as_str(),
+                    strength,
+                    value_kind(&item.semantic.value),
+                    text_id,
+                    value_json,
+                    tool_name,
+                    call_id,
+                    exit_code,
+                    failed,
+                    self.source_id
+                ],
+                |r| r.get(0),
+            )?;
+        self.next_seq += 1;
+        for r in &item.records {
+            if let Some(rid) = self.record_id(r)? {
+                self.tx
+                    .prepare_cached("INSERT OR IGNORE INTO item_record (item_id, record_id) VALUES (?1, ?2)")?
+                    .execute(params![item_id, rid])?;
+            }
+        }
+        if let Some(at) = &item.at {
+            self.tx
+                .prepare_cached(
+                    "UPDATE session SET last_activity = ?2
+                     WHERE id = ?1 AND (last_activity IS NULL OR last_activity < ?2)",
+                )?
+                .execute(params![sid, at])?;
+        }
+        self.summary.items += 1;
+        Ok(())
+    }
+
+    fn put_evidence(&mut self, e: &Evidence, derived: bool) -> Result<(), StoreError> {
+        let sid = self.session_id(&e.session)?;
+        write_evidence(&self.tx, sid, e, derived, Some(self.source_id))?;
+        self.summary.evidence += 1;
+        Ok(())
+    }
+
+    fn put_capabilities(&mut self, c: &RuntimeCapabilities) -> Result<(), StoreError> {
+        let Some(native) = c.notes.get(RuntimeCapabilities::NOTE_SESSION_ID) else {
+            return Ok(());
+        };
+        let sid = self.session_id(&SessionRef::new(c.provider.clone(), native.clone()))?;
+        let body = serde_json::to_string(c).map_err(|e| StoreError::json("capabilities", e))?;
+        let transport = c.transport.map(|t| t.as_str()).unwrap_or("unknown");
+        self.tx
+            .prepare_cached(
+                "INSERT INTO capability (session_id, transport, source_id, body) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT(session_id, transport) DO UPDATE SET body = excluded.body,
+                     source_id = excluded.source_id",
+            )?
+            .execute(params![sid, transport, self.source_id, body])?;
+        Ok(())
+    }
+
+    /// Adds redaction counts (never the secrets) to a session.
+    pub fn add_redactions(&mut self, session: &SessionRef, kind: &str, count: u64) -> Result<(), StoreError> {
+        let sid = self.session_id(session)?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO redaction (session_id, kind, count) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(session_id, kind) DO UPDATE SET count = count + excluded.count",
+            )?
+            .execute(params![sid, kind, count as i64])?;
+        Ok(())
+    }
+
+    /// Counts an `Unrecognized` or `Ignored` outcome for the drift table.
+    pub fn add_drift(
+        &mut self,
+        provider: &str,
+        adapter: &str,
+        runtime_version: &str,
+        outcome: &str,
+        discriminator: &str,
+        count: u64,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO drift (provider, adapter, runtime_version, outcome, discriminator, count, last_seen)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT DO UPDATE SET count = count + excluded.count, last_seen = excluded.last_seen",
+            )?
+            .execute(params![provider, adapter, runtime_version, outcome, discriminator, count as i64, now])?;
+        Ok(())
+    }
+
+    /// Commits everything with the new cursor, framing counters and adapter checkpoint.
+    #[allow(clippy::too_many_arguments)]
+    pub fn finish(
+        self,
+        cursor: &SourceCursor,
+        next_position: u64,
+        adapter_state: Option<&str>,
+        malformed: u64,
+        oversized: u64,
+        defects: u64,
+        now: &str,
+    ) -> Result<WriteSummary, StoreError> {
+        self.tx.execute(
+            "UPDATE source SET inode = ?2, size = ?3, mtime_ns = ?4, prefix_len = ?5, prefix_fp = ?6,
+                 cursor = ?7, next_position = ?8, adapter_state = ?9,
+                 malformed = malformed + ?10, oversized = oversized + ?11, defects = defects + ?12,
+                 status = 'active', last_error = NULL, updated_at = ?13
+             WHERE id = ?1",
+            params![
+                self.source_id,
+                cursor.inode.map(|v| v as i64),
+                cursor.size.map(|v| v as i64),
+                cursor.mtime_ns,
+                cursor.prefix_len.map(|v| v as i64),
+                cursor.prefix_fp,
+                cursor.offset as i64,
+                next_position as i64,
+                adapter_state,
+                malformed as i64,
+                oversized as i64,
+                defects as i64,
+                now
+            ],
+        )?;
+        self.tx.commit()?;
+        Ok(self.summary)
+    }
+}
+
+pub(crate) fn write_evidence(
+    tx: &rusqlite::Connection,
+    session_id: i64,
+    e: &Evidence,
+    derived: bool,
+    source_id: Option<i64>,
+) -> Result<(), StoreError> {
+    let payload = serde_json::to_string(&e.payload).map_err(|er| StoreError::json("evidence payload", er))?;
+    let source = serde_json::to_string(&e.source).map_err(|er| StoreError::json("evidence source", er))?;
+    let trust = serde_json::to_value(e.source.trust_class)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let extension = match &e.extension {
+        Some(x) => Some(serde_json::to_string(x).map_err(|er| StoreError::json("extension", er))?),
+        None => None,
+    };
+    let records = if e.records.is_empty() {
+        None
+    } else {
+        Some(serde_json::to_string(&e.records).map_err(|er| StoreError::json("evidence records", er))?)
+    };
+    tx.prepare_cached(
+        "INSERT INTO evidence (session_id, evidence_key, kind, payload, source, trust_class,
+             provenance, extension, item_key, loop_position, at, records, derived, source_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+         ON CONFLICT(session_id, evidence_key) DO UPDATE SET kind = excluded.kind,
+             payload = excluded.payload, source = excluded.source,
+             trust_class = excluded.trust_class, provenance = excluded.provenance,
+             extension = excluded.extension, item_key = excluded.item_key,
+             loop_position = excluded.loop_position, at = excluded.at,
+             records = excluded.records, derived = excluded.derived,
+             source_id = COALESCE(excluded.source_id, source_id)",
+    )?
+    .execute(params![
+        session_id,
+        e.id,
+        e.kind.as_str(),
+        payload,
+        source,
+        trust,
+        e.provenance,
+        extension,
+        e.item_key,
+        e.loop_position,
+        e.at,
+        records,
+        derived,
+        source_id
+    ])?;
+    Ok(())
+}
