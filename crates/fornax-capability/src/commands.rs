@@ -1,0 +1,472 @@
+//! The `fornax cap ...` command surface: clap definitions the binary embeds, and [`execute`],
+//! which returns a [`CommandOutput`] for the binary to print (this crate never prints).
+//!
+//! Exit codes: 0 on success; 1 when `cap run`'s result is not ok or `cap doctor` found errors.
+//! Usage and lookup failures are `Err(CapError)`; the binary chooses their exit code.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use fornax_types::{Evidence, Provider, SessionRef};
+use serde_json::{json, Map, Value};
+
+use crate::builtins::Handlers;
+use crate::doctor::DoctorReport;
+use crate::error::CapError;
+use crate::exec::{RunOptions, Runtime};
+use crate::history::{EvidenceSink, History};
+use crate::id::Scope;
+use crate::layout::{Layout, TOOLSPACE_ENV, WORKSPACE_ENV};
+use crate::lifecycle::{self, Direction};
+use crate::manifest::LifecycleState;
+use crate::policy::{self, PolicyContext};
+use crate::scaffold;
+
+/// `fornax cap ...`
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+pub enum CapCommand {
+    /// List capabilities (only active ones unless --all).
+    List {
+        /// Include draft and reviewed capabilities.
+        #[arg(long, visible_alias = "any-lifecycle")]
+        all: bool,
+        /// Only this scope: global, toolspace or workspace.
+        #[arg(long)]
+        scope: Option<String>,
+        /// Only capabilities mounted in this toolspace.
+        #[arg(long)]
+        toolspace: Option<String>,
+    },
+    /// Show a capability: effective manifest, origin, adapters and a policy dry run.
+    Inspect {
+        /// A full id, `MODULE CAPABILITY` or `MODULE.CAPABILITY`.
+        #[arg(required = true, num_args = 1..=2, value_name = "ID")]
+        target: Vec<String>,
+        /// Toolspace for shorthand resolution (default: FORNAX_TOOLSPACE).
+        #[arg(long)]
+        toolspace: Option<String>,
+    },
+    /// Run a capability; exits non-zero when the result is not ok.
+    Run {
+        /// A full id, `MODULE CAPABILITY` or `MODULE.CAPABILITY`.
+        #[arg(required = true, num_args = 1..=2, value_name = "ID")]
+        target: Vec<String>,
+        /// An argument, coerced to the type argsSchema declares (repeatable).
+        #[arg(long = "arg", short = 'a', value_name = "KEY=VALUE")]
+        args: Vec<String>,
+        /// Arguments as one JSON object (--arg values override its keys).
+        #[arg(long, value_name = "JSON")]
+        args_json: Option<String>,
+        /// Run a draft or reviewed capability.
+        #[arg(long)]
+        any_lifecycle: bool,
+        /// Tie the run's evidence to this session (`provider:native_id` or a native id).
+        #[arg(long)]
+        session: Option<String>,
+        /// Toolspace for shorthand resolution (default: FORNAX_TOOLSPACE).
+        #[arg(long)]
+        toolspace: Option<String>,
+    },
+    /// Scaffold a draft capability, adapter or toolspace (never overwrites).
+    Init {
+        #[command(subcommand)]
+        what: InitCommand,
+    },
+    /// Move a capability towards active, rewriting its manifest.
+    Promote {
+        #[arg(required = true, num_args = 1..=2, value_name = "ID")]
+        target: Vec<String>,
+        /// reviewed or active.
+        #[arg(long)]
+        to: String,
+    },
+    /// Move a capability towards draft, rewriting its manifest.
+    Demote {
+        #[arg(required = true, num_args = 1..=2, value_name = "ID")]
+        target: Vec<String>,
+        /// reviewed or draft.
+        #[arg(long)]
+        to: String,
+    },
+    /// Report manifests, adapters, shadowing, orphans and policy problems.
+    Doctor,
+}
+
+/// `fornax cap init ...`
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+pub enum InitCommand {
+    /// A draft capability manifest (global.* under FORNAX_HOME, workspace.* in the workspace).
+    Capability { id: String },
+    /// A draft adapter folder.
+    Adapter {
+        /// A type adapter is named after its type (cli, internal); a provider has its own name.
+        name: String,
+        /// `type` or `provider`.
+        #[arg(long, default_value = "type")]
+        kind: String,
+        /// The type a provider adapter composes.
+        #[arg(long, default_value = "cli")]
+        composes: String,
+        /// Make it private to this toolspace.
+        #[arg(long)]
+        toolspace: Option<String>,
+    },
+    /// A draft toolspace (in the workspace, or FORNAX_HOME without one).
+    Toolspace { name: String },
+}
+
+/// What the commands need from the binary.
+#[derive(Clone)]
+pub struct CapEnv {
+    pub fornax_home: PathBuf,
+    /// `--workspace`.
+    pub workspace: Option<PathBuf>,
+    /// `FORNAX_WORKSPACE` (weaker than `--workspace`).
+    pub workspace_env: Option<PathBuf>,
+    /// `FORNAX_TOOLSPACE`: the default toolspace for shorthand resolution.
+    pub toolspace: Option<String>,
+    pub cwd: PathBuf,
+    /// `--json`: only affects what [`CommandOutput::human`] holds, never the JSON.
+    pub json: bool,
+    pub history: Option<Arc<dyn History>>,
+    /// Where MCP-started runs deliver evidence (CLI runs return it in [`CommandOutput`]).
+    pub evidence_sink: Option<Arc<dyn EvidenceSink>>,
+    /// Extra internal handlers; `None` means the built-in set.
+    pub handlers: Option<Handlers>,
+}
+
+impl std::fmt::Debug for CapEnv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CapEnv")
+            .field("fornax_home", &self.fornax_home)
+            .field("workspace", &self.workspace)
+            .field("workspace_env", &self.workspace_env)
+            .field("toolspace", &self.toolspace)
+            .field("cwd", &self.cwd)
+            .field("json", &self.json)
+            .field("history", &self.history.is_some())
+            .field("evidence_sink", &self.evidence_sink.is_some())
+            .finish()
+    }
+}
+
+impl CapEnv {
+    /// A bare environment (no history, no overrides).
+    pub fn new(fornax_home: impl Into<PathBuf>, cwd: impl Into<PathBuf>) -> CapEnv {
+        CapEnv {
+            fornax_home: fornax_home.into(),
+            workspace: None,
+            workspace_env: None,
+            toolspace: None,
+            cwd: cwd.into(),
+            json: false,
+            history: None,
+            evidence_sink: None,
+            handlers: None,
+        }
+    }
+
+    /// The environment of this process: the working directory, `FORNAX_WORKSPACE` and
+    /// `FORNAX_TOOLSPACE`.
+    pub fn from_process(
+        fornax_home: PathBuf,
+        workspace_flag: Option<PathBuf>,
+        json: bool,
+        history: Option<Arc<dyn History>>,
+    ) -> CapEnv {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let non_empty = |v: std::ffi::OsString| (!v.is_empty()).then_some(v);
+        CapEnv {
+            workspace: workspace_flag,
+            workspace_env: std::env::var_os(WORKSPACE_ENV).and_then(non_empty).map(PathBuf::from),
+            toolspace: std::env::var(TOOLSPACE_ENV).ok().filter(|s| !s.is_empty()),
+            json,
+            history,
+            ..CapEnv::new(fornax_home, cwd)
+        }
+    }
+
+    pub fn layout(&self) -> Layout {
+        Layout::discover(&self.fornax_home, self.workspace.as_deref(), self.workspace_env.as_deref(), &self.cwd)
+    }
+
+    pub fn runtime(&self) -> Runtime {
+        Runtime::with_handlers(
+            self.layout(),
+            self.history.clone(),
+            self.handlers.clone().unwrap_or_else(Handlers::builtin),
+        )
+    }
+}
+
+/// What a command produced. The binary prints `json` (with `--json`) or `human`, stores
+/// `evidence`, and exits with `exit_code`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandOutput {
+    pub json: Value,
+    pub human: String,
+    pub exit_code: i32,
+    /// Host-observed evidence of processes a `cap run` spawned, for the binary to store.
+    pub evidence: Vec<Evidence>,
+}
+
+impl CommandOutput {
+    fn new(json: Value, human: String) -> Self {
+        CommandOutput { json, human, exit_code: 0, evidence: Vec::new() }
+    }
+}
+
+/// Runs one `cap` command.
+pub fn execute(cmd: CapCommand, env: &CapEnv) -> Result<CommandOutput, CapError> {
+    match cmd {
+        CapCommand::List { all, scope, toolspace } => list(env, all, scope.as_deref(), toolspace.as_deref()),
+        CapCommand::Inspect { target, toolspace } => inspect(env, &target, toolspace.or(env.toolspace.clone()).as_deref()),
+        CapCommand::Run { target, args, args_json, any_lifecycle, session, toolspace } => {
+            let toolspace = toolspace.or(env.toolspace.clone());
+            run(env, &target, &args, args_json.as_deref(), any_lifecycle, session.as_deref(), toolspace.as_deref())
+        }
+        CapCommand::Init { what } => init(env, what),
+        CapCommand::Promote { target, to } => change(env, &target, &to, Direction::Promote),
+        CapCommand::Demote { target, to } => change(env, &target, &to, Direction::Demote),
+        CapCommand::Doctor => {
+            let report = DoctorReport::from_runtime(&env.runtime());
+            let mut out = CommandOutput::new(report.to_json(), report.human());
+            out.exit_code = i32::from(report.has_errors());
+            Ok(out)
+        }
+    }
+}
+
+fn list(env: &CapEnv, all: bool, scope: Option<&str>, toolspace: Option<&str>) -> Result<CommandOutput, CapError> {
+    let scope = match scope {
+        Some(s) => Some(Scope::parse(s).ok_or_else(|| {
+            CapError::Usage(format!("--scope must be global, toolspace or workspace, got {s:?}"))
+        })?),
+        None => None,
+    };
+    let rt = env.runtime();
+    let matches = |c: &&crate::registry::Capability| {
+        scope.is_none_or(|s| c.id.scope == s) && toolspace.is_none_or(|t| c.toolspace() == Some(t))
+    };
+    let shown: Vec<_> = rt.registry.list(all).filter(matches).collect();
+    let hidden = rt.registry.all().filter(matches).count() - shown.len();
+    let items: Vec<Value> = shown
+        .iter()
+        .map(|c| {
+            json!({
+                "id": c.manifest.id,
+                "summary": c.manifest.summary,
+                "lifecycleState": c.manifest.lifecycle_state,
+                "scope": c.manifest.scope,
+                "adapterType": c.manifest.adapter_type,
+                "providerAdapter": c.manifest.provider_adapter,
+                "origin": c.origin.to_json(),
+            })
+        })
+        .collect();
+    let width = shown.iter().map(|c| c.manifest.id.len()).max().unwrap_or(0);
+    let mut human = String::new();
+    for c in &shown {
+        let _ = writeln!(human, "{:<width$}  {:<8}  {}", c.manifest.id, c.manifest.lifecycle_state.as_str(), c.manifest.summary);
+    }
+    if shown.is_empty() {
+        let _ = writeln!(human, "no capabilities");
+    }
+    if hidden > 0 {
+        let _ = writeln!(human, "{hidden} not active and hidden: use --all to show them");
+    }
+    let rejected = rt.registry.rejected.len();
+    if rejected > 0 {
+        let _ = writeln!(human, "{rejected} manifest(s) rejected: run `fornax cap doctor`");
+    }
+    Ok(CommandOutput::new(json!({"capabilities": items, "hidden": hidden, "rejected": rejected}), human))
+}
+
+fn inspect(env: &CapEnv, target: &[String], toolspace: Option<&str>) -> Result<CommandOutput, CapError> {
+    let rt = env.runtime();
+    let cap = rt.resolve(target, toolspace)?;
+    let m = &cap.manifest;
+    let (type_json, provider_json, adapter_error) = match rt.adapters_for(cap) {
+        Ok((t, p)) => (t.to_json(), p.map(|p| p.to_json()), None),
+        Err(e) => (Value::Null, None, Some(e)),
+    };
+    let type_entry = rt.adapters_for(cap).ok().map(|(t, _)| t);
+    let report = policy::evaluate(&PolicyContext {
+        manifest: m,
+        workspace: rt.layout.workspace.as_deref(),
+        limits: rt.base_limits(m, type_entry),
+    });
+    let json = json!({
+        "capability": m.to_value(),
+        "origin": cap.origin.to_json(),
+        "typeAdapter": type_json,
+        "providerAdapter": provider_json,
+        "adapterError": adapter_error,
+        "policies": policy::report_json(&report),
+    });
+    let mut human = String::new();
+    let _ = writeln!(human, "{}  ({})", m.id, m.lifecycle_state);
+    let _ = writeln!(human, "  {}", m.summary);
+    let _ = writeln!(human, "  origin: {}", cap.origin.describe());
+    let _ = writeln!(human, "  provider: {}  owner: {}", m.provider, m.owner);
+    match &adapter_error {
+        Some(e) => {
+            let _ = writeln!(human, "  adapters: error: {e}");
+        }
+        None => {
+            let _ = writeln!(
+                human,
+                "  type adapter: {} ({})",
+                m.adapter_type,
+                type_json["provenance"]["path"].as_str().unwrap_or("built-in")
+            );
+            if let Some(p) = &provider_json {
+                let _ = writeln!(
+                    human,
+                    "  provider adapter: {} ({})",
+                    p["name"].as_str().unwrap_or_default(),
+                    p["provenance"]["path"].as_str().unwrap_or("built-in")
+                );
+            }
+        }
+    }
+    let _ = writeln!(human, "  sideEffects: {}", m.side_effects.join(", "));
+    let _ = writeln!(human, "  policies: {}", if m.policies.is_empty() { "(none)".to_string() } else {
+        policy::parse_specs(&m.policies).iter().map(|p| p.name.clone()).collect::<Vec<_>>().join(", ")
+    });
+    for e in &report.errors {
+        let _ = writeln!(human, "  policy error: {e}");
+    }
+    for w in &report.warnings {
+        let _ = writeln!(human, "  policy warning: {w}");
+    }
+    if let Some(props) = m.args_schema.get("properties").and_then(Value::as_object) {
+        let required: Vec<&str> = m.args_schema.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        for (name, schema) in props {
+            let _ = writeln!(
+                human,
+                "  arg {name}: {}{}{}",
+                schema.get("type").and_then(Value::as_str).unwrap_or("any"),
+                if required.contains(&name.as_str()) { " (required)" } else { "" },
+                schema.get("description").and_then(Value::as_str).map(|d| format!(" — {d}")).unwrap_or_default()
+            );
+        }
+    }
+    Ok(CommandOutput::new(json, human))
+}
+
+/// Parses `--args-json` and `--arg KEY=VALUE` into one argument map (values stay strings;
+/// the schema coerces them).
+pub fn parse_cli_args(args: &[String], args_json: Option<&str>) -> Result<Map<String, Value>, CapError> {
+    let mut map = match args_json {
+        Some(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(m)) => m,
+            Ok(_) => return Err(CapError::Usage("--args-json must be a JSON object".to_string())),
+            Err(e) => return Err(CapError::Usage(format!("--args-json is not valid JSON: {e}"))),
+        },
+        None => Map::new(),
+    };
+    for arg in args {
+        let (k, v) = arg
+            .split_once('=')
+            .ok_or_else(|| CapError::Usage(format!("--arg {arg:?} must be KEY=VALUE")))?;
+        if k.is_empty() {
+            return Err(CapError::Usage(format!("--arg {arg:?} has an empty key")));
+        }
+        map.insert(k.to_string(), Value::String(v.to_string()));
+    }
+    Ok(map)
+}
+
+fn resolve_session(env: &CapEnv, given: &str) -> Result<SessionRef, CapError> {
+    if let Some(history) = &env.history {
+        match history.resolve_session(given) {
+            Ok(Some(s)) => return Ok(s),
+            Ok(None) => {}
+            Err(e) => return Err(CapError::Usage(format!("--session {given}: {e}"))),
+        }
+    }
+    if let Some((provider, native)) = given.split_once(':') {
+        let provider = Provider::parse(provider);
+        if !matches!(provider, Provider::Other(_)) && !native.is_empty() {
+            return Ok(SessionRef::new(provider, native));
+        }
+    }
+    Err(CapError::Usage(format!(
+        "--session {given}: no such session (use provider:native_id, e.g. codex:0199...)"
+    )))
+}
+
+fn run(
+    env: &CapEnv,
+    target: &[String],
+    args: &[String],
+    args_json: Option<&str>,
+    any_lifecycle: bool,
+    session: Option<&str>,
+    toolspace: Option<&str>,
+) -> Result<CommandOutput, CapError> {
+    let args = parse_cli_args(args, args_json)?;
+    let session = session.map(|s| resolve_session(env, s)).transpose()?;
+    let rt = env.runtime();
+    let cap = rt.resolve(target, toolspace)?;
+    let outcome = rt.run(cap, &RunOptions { args, any_lifecycle, session });
+    let envelope = &outcome.envelope;
+    let mut human = String::new();
+    if envelope.ok {
+        match &envelope.data {
+            Value::String(s) => human.push_str(s),
+            Value::Null => {}
+            other => human.push_str(&serde_json::to_string_pretty(other).unwrap_or_default()),
+        }
+        if !human.ends_with('\n') && !human.is_empty() {
+            human.push('\n');
+        }
+    } else {
+        let _ = writeln!(human, "error: {}", envelope.error.as_deref().unwrap_or("failed"));
+    }
+    for w in envelope.meta.get("warnings").and_then(Value::as_array).into_iter().flatten() {
+        let _ = writeln!(human, "warning: {}", w.as_str().unwrap_or_default());
+    }
+    Ok(CommandOutput {
+        json: envelope.to_json(),
+        human,
+        exit_code: if outcome.ok() { 0 } else { 1 },
+        evidence: outcome.evidence,
+    })
+}
+
+fn init(env: &CapEnv, what: InitCommand) -> Result<CommandOutput, CapError> {
+    let layout = env.layout();
+    let paths = match what {
+        InitCommand::Capability { id } => vec![scaffold::capability(&layout, &id)?],
+        InitCommand::Adapter { name, kind, composes, toolspace } => {
+            scaffold::adapter(&layout, &name, &kind, &composes, toolspace.as_deref())?
+        }
+        InitCommand::Toolspace { name } => vec![scaffold::toolspace(&layout, &name)?],
+    };
+    let mut human = String::new();
+    for p in &paths {
+        let _ = writeln!(human, "created {}", p.display());
+    }
+    let _ = writeln!(human, "hint: it is a draft; edit it, check it with `fornax cap doctor`, promote it deliberately");
+    Ok(CommandOutput::new(json!({"created": paths}), human))
+}
+
+fn change(env: &CapEnv, target: &[String], to: &str, direction: Direction) -> Result<CommandOutput, CapError> {
+    let to = LifecycleState::parse(to)
+        .ok_or_else(|| CapError::Usage(format!("--to must be draft, reviewed or active, got {to:?}")))?;
+    let rt = env.runtime();
+    let cap = rt.resolve(target, env.toolspace.as_deref())?;
+    let change = lifecycle::change(&rt.registry, cap, to, direction)?;
+    let verb = if direction == Direction::Promote { "promoted" } else { "demoted" };
+    let human = format!(
+        "{verb} {}: {} → {} ({})\n",
+        change["id"].as_str().unwrap_or_default(),
+        change["from"].as_str().unwrap_or_default(),
+        change["to"].as_str().unwrap_or_default(),
+        change["path"].as_str().unwrap_or_default()
+    );
+    Ok(CommandOutput::new(change, human))
+}

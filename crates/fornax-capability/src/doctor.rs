@@ -1,0 +1,224 @@
+//! `cap doctor` (and the capability section of `fornax doctor`): what loaded, what was rejected
+//! and why, adapters by kind and provenance, missing adapters and handlers, orphaned toolspace
+//! adapter folders, private adapters shadowing global ones, unknown or unimplemented policies.
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+
+use crate::adapters::{AdapterKind, Provenance};
+use crate::commands::CapEnv;
+use crate::exec::Runtime;
+use crate::policy::{self, PolicyStatus};
+use crate::registry::Rejection;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DoctorReport {
+    pub home: String,
+    pub workspace: Option<String>,
+    /// `{id, lifecycleState, origin}` per loaded capability.
+    pub loaded: Vec<Value>,
+    pub rejected_capabilities: Vec<Rejection>,
+    /// Adapter entries (`AdapterEntry::to_json`).
+    pub adapters: Vec<Value>,
+    pub rejected_adapters: Vec<Rejection>,
+    /// Capabilities or adapters whose adapters (or handlers) cannot be found.
+    pub missing: Vec<Value>,
+    /// `toolspaces/<ts>/adapters/` trees no toolspace mount declares.
+    pub orphaned: Vec<Value>,
+    pub shadowing: Vec<Value>,
+    /// `{capability, policy, status}` for unknown (error) and unimplemented (warning) policies.
+    pub policies: Vec<Value>,
+}
+
+impl DoctorReport {
+    pub fn from_runtime(rt: &Runtime) -> DoctorReport {
+        let mut r = DoctorReport {
+            home: rt.layout.home.display().to_string(),
+            workspace: rt.layout.workspace.as_ref().map(|w| w.display().to_string()),
+            ..DoctorReport::default()
+        };
+        for cap in rt.registry.all() {
+            r.loaded.push(json!({
+                "id": cap.manifest.id,
+                "lifecycleState": cap.manifest.lifecycle_state,
+                "origin": cap.origin.to_json(),
+            }));
+            if let Err(problem) = rt.adapters_for(cap) {
+                r.missing.push(json!({"capability": cap.manifest.id, "problem": problem}));
+            }
+            if cap.manifest.adapter_type == "internal" {
+                let handler = cap.manifest.target_str("handler").unwrap_or_default();
+                if rt.services.handlers.get(handler).is_none() {
+                    r.missing.push(json!({
+                        "capability": cap.manifest.id,
+                        "problem": format!("internal handler {handler:?} is not registered in this build"),
+                    }));
+                }
+            }
+            for spec in policy::parse_specs(&cap.manifest.policies) {
+                let status = match policy::status(&spec.name) {
+                    PolicyStatus::Implemented => continue,
+                    PolicyStatus::Unimplemented => "unimplemented",
+                    PolicyStatus::Unknown => "unknown",
+                };
+                r.policies.push(json!({"capability": cap.manifest.id, "policy": spec.name, "status": status}));
+            }
+        }
+        r.rejected_capabilities = rt.registry.rejected.clone();
+        r.rejected_adapters = rt.adapters.rejected.clone();
+        for entry in rt.adapters.all() {
+            r.adapters.push(entry.to_json());
+            if entry.kind == AdapterKind::Provider {
+                let ts = match &entry.provenance {
+                    Provenance::Private { toolspace, .. } => Some(toolspace.as_str()),
+                    _ => None,
+                };
+                if let Err(problem) = rt.adapters.lookup(&entry.type_name, AdapterKind::Type, ts) {
+                    r.missing.push(json!({"adapter": entry.name, "problem": problem}));
+                }
+            }
+        }
+        for ts in &rt.registry.toolspaces {
+            let declared = ts.manifest.as_ref().is_some_and(|m| !m.module_mounts.is_empty());
+            if ts.has_adapters && !declared {
+                let why = if !ts.has_manifest_file {
+                    "no toolspace.json declares this toolspace"
+                } else if ts.manifest.is_none() {
+                    "its toolspace.json was rejected"
+                } else {
+                    "its toolspace.json mounts nothing"
+                };
+                r.orphaned.push(json!({"toolspace": ts.name, "path": ts.dir.join("adapters"), "reason": why}));
+            }
+        }
+        for (ts, private) in &rt.adapters.private {
+            for (name, entry) in private {
+                let global = rt.adapters.global.get(name).map(|g| g.provenance.describe()).or_else(|| {
+                    rt.adapters.conflicted.get(name).map(|l| l.join(" and "))
+                });
+                if let Some(global) = global {
+                    r.shadowing.push(json!({
+                        "toolspace": ts,
+                        "adapter": name,
+                        "private": entry.provenance.describe(),
+                        "shadows": global,
+                    }));
+                }
+            }
+        }
+        r
+    }
+
+    /// Errors: rejected manifests, missing adapters or handlers, unknown policies.
+    pub fn has_errors(&self) -> bool {
+        !self.rejected_capabilities.is_empty()
+            || !self.rejected_adapters.is_empty()
+            || !self.missing.is_empty()
+            || self.policies.iter().any(|p| p["status"] == "unknown")
+    }
+
+    pub fn to_json(&self) -> Value {
+        json!({
+            "ok": !self.has_errors(),
+            "home": self.home,
+            "workspace": self.workspace,
+            "capabilities": {
+                "loaded": self.loaded,
+                "rejected": self.rejected_capabilities.iter().map(Rejection::to_json).collect::<Vec<_>>(),
+            },
+            "adapters": {
+                "loaded": self.adapters,
+                "rejected": self.rejected_adapters.iter().map(Rejection::to_json).collect::<Vec<_>>(),
+            },
+            "missing": self.missing,
+            "orphanedToolspaceAdapters": self.orphaned,
+            "shadowing": self.shadowing,
+            "policies": self.policies,
+        })
+    }
+
+    /// Human-readable report; lines starting `error:` or `warning:` are the findings.
+    pub fn human(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "capabilities: {} loaded, {} rejected", self.loaded.len(), self.rejected_capabilities.len());
+        let _ = writeln!(out, "  home: {}", self.home);
+        let _ = writeln!(out, "  workspace: {}", self.workspace.as_deref().unwrap_or("(none)"));
+        for r in &self.rejected_capabilities {
+            let _ = writeln!(out, "error: rejected {}{}", r.location, r.id.as_ref().map(|i| format!(" ({i})")).unwrap_or_default());
+            for p in &r.problems {
+                let _ = writeln!(out, "  - {p}");
+            }
+        }
+        let count = |kind: &str, prov: &str| {
+            self.adapters.iter().filter(|a| a["kind"] == kind && a["provenance"]["kind"] == prov).count()
+        };
+        let _ = writeln!(
+            out,
+            "adapters: type {} built-in / {} global / {} toolspace; provider {} built-in / {} global / {} toolspace; {} rejected",
+            count("type-adapter", "builtin"),
+            count("type-adapter", "global"),
+            count("type-adapter", "toolspace"),
+            count("provider", "builtin"),
+            count("provider", "global"),
+            count("provider", "toolspace"),
+            self.rejected_adapters.len()
+        );
+        for a in self.adapters.iter().filter(|a| a["provenance"]["kind"] != "builtin") {
+            let _ = writeln!(
+                out,
+                "  {} {} ({}) {}",
+                a["kind"].as_str().unwrap_or_default(),
+                a["name"].as_str().unwrap_or_default(),
+                a["lifecycleState"].as_str().unwrap_or_default(),
+                a["provenance"]["path"].as_str().unwrap_or_default()
+            );
+        }
+        for r in &self.rejected_adapters {
+            let _ = writeln!(out, "error: rejected adapter {}", r.location);
+            for p in &r.problems {
+                let _ = writeln!(out, "  - {p}");
+            }
+        }
+        for m in &self.missing {
+            let who = m["capability"].as_str().or_else(|| m["adapter"].as_str()).unwrap_or_default();
+            let _ = writeln!(out, "error: {who}: {}", m["problem"].as_str().unwrap_or_default());
+        }
+        for o in &self.orphaned {
+            let _ = writeln!(
+                out,
+                "warning: orphaned toolspace adapters {} ({})",
+                o["path"].as_str().unwrap_or_default(),
+                o["reason"].as_str().unwrap_or_default()
+            );
+        }
+        for s in &self.shadowing {
+            let _ = writeln!(
+                out,
+                "warning: toolspace {} adapter {:?} shadows {}",
+                s["toolspace"].as_str().unwrap_or_default(),
+                s["adapter"].as_str().unwrap_or_default(),
+                s["shadows"].as_str().unwrap_or_default()
+            );
+        }
+        for p in &self.policies {
+            let level = if p["status"] == "unknown" { "error" } else { "warning" };
+            let _ = writeln!(
+                out,
+                "{level}: {} declares {} policy {:?}",
+                p["capability"].as_str().unwrap_or_default(),
+                p["status"].as_str().unwrap_or_default(),
+                p["policy"].as_str().unwrap_or_default()
+            );
+        }
+        if !self.has_errors() {
+            let _ = writeln!(out, "ok");
+        }
+        out
+    }
+}
+
+/// Runs the doctor over everything `env` can see.
+pub fn doctor(env: &CapEnv) -> DoctorReport {
+    DoctorReport::from_runtime(&env.runtime())
+}
