@@ -1,0 +1,186 @@
+//! The store on a real SQLite file.
+
+use fornax_store::{FindingFilter, QueryLimits, SourceCursor, SourceSpec, Store, StoreError};
+use fornax_types::*;
+use serde_json::json;
+
+fn spec(key: &str) -> SourceSpec {
+    SourceSpec {
+        key: key.into(),
+        provider: "codex".into(),
+        kind: "file".into(),
+        locator: format!("/tmp/{key}.jsonl"),
+        adapter: "codex-rollout".into(),
+        session_hint: None,
+    }
+}
+
+fn sref() -> SessionRef {
+    SessionRef::new(Provider::Codex, "sess-1")
+}
+
+fn text_item(key: &str, source: &str, pos: u64, role: Role, text: &str) -> IngestMessage {
+    IngestMessage::Item(Item {
+        session: sref(),
+        key: key.into(),
+        loop_position: Some(0),
+        at: Some(format!("2026-01-01T00:00:0{pos}Z")),
+        semantic: Semantic::new(role, SemanticValue::Text(TextValue::full(text)), EvidenceStrength::Structural),
+        records: vec![RecordRef::new(SourceId::new(source), pos)],
+    })
+}
+
+fn write_source(store: &mut Store, key: &str, rebuild: bool, texts: &[&str]) {
+    let mut w = store.begin_source(&spec(key), rebuild).unwrap();
+    for (i, t) in texts.iter().enumerate() {
+        w.add_record(i as u64, Some(ByteRange { start: i as u64 * 10, end: i as u64 * 10 + 9 }), &Fingerprint::of(t.as_bytes()), None).unwrap();
+        w.apply(&text_item(&format!("k{i}"), key, i as u64, Role::AgentFinalAnswer, t)).unwrap();
+    }
+    w.finish(&SourceCursor { offset: texts.len() as u64 * 10, ..Default::default() }, texts.len() as u64, None, 0, 0, 0, "now").unwrap();
+}
+
+#[test]
+fn items_round_trip_with_their_witnesses() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("f.db")).unwrap();
+    write_source(&mut store, "a", false, &["all tests pass", "committed the fix"]);
+    let root = store.resolve_session("sess").unwrap();
+    let family = store.family(root).unwrap();
+    assert_eq!(family.items.len(), 1);
+    let items = &family.items[0];
+    assert_eq!(items.len(), 2);
+    assert_eq!(items[0].semantic.value.primary_text(), Some("all tests pass"));
+    assert_eq!(items[1].records, vec![RecordRef::new(SourceId::new("a"), 1)]);
+}
+
+#[test]
+fn dropping_a_writer_publishes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("f.db")).unwrap();
+    {
+        let mut w = store.begin_source(&spec("a"), false).unwrap();
+        w.add_record(0, None, &Fingerprint::of(b"x"), None).unwrap();
+        w.apply(&text_item("k0", "a", 0, Role::HumanRequest, "hello")).unwrap();
+        // No finish: simulated crash.
+    }
+    assert!(store.source_state("a").unwrap().is_none());
+    let r = store.query("SELECT COUNT(*) FROM item", QueryLimits::default()).unwrap();
+    assert_eq!(r.rows[0][0], json!(0));
+}
+
+#[test]
+fn rebuild_replaces_a_sources_items() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("f.db")).unwrap();
+    write_source(&mut store, "a", false, &["one", "two", "three"]);
+    write_source(&mut store, "a", true, &["uno"]);
+    let r = store.query("SELECT COUNT(*) FROM item", QueryLimits::default()).unwrap();
+    assert_eq!(r.rows[0][0], json!(1));
+    let r = store.query("SELECT COUNT(*) FROM record", QueryLimits::default()).unwrap();
+    assert_eq!(r.rows[0][0], json!(1));
+}
+
+#[test]
+fn text_is_deduplicated_and_searchable_by_substring() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("f.db")).unwrap();
+    write_source(&mut store, "a", false, &["the ledger rounding is fixed", "the ledger rounding is fixed"]);
+    let r = store.query("SELECT COUNT(*) FROM text", QueryLimits::default()).unwrap();
+    assert_eq!(r.rows[0][0], json!(1));
+    let hits = store.search("dger roun", 10, false).unwrap();
+    assert_eq!(hits.len(), 2);
+    assert!(hits[0].snippet.contains("ledger rounding"));
+}
+
+#[test]
+fn the_query_surface_refuses_writes_attach_and_pragmas() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("f.db")).unwrap();
+    write_source(&mut store, "a", false, &["x"]);
+    for sql in [
+        "DELETE FROM item",
+        "INSERT INTO session (provider, native_id) VALUES ('a', 'b')",
+        "ATTACH DATABASE '/tmp/evil.db' AS evil",
+        "PRAGMA user_version = 9",
+        "DROP TABLE item",
+        "SELECT 1; DELETE FROM item",
+    ] {
+        let err = store.query(sql, QueryLimits::default()).unwrap_err();
+        assert!(matches!(err, StoreError::QueryRefused(_) | StoreError::Query(_)), "{sql}: {err}");
+    }
+    let r = store.query("SELECT COUNT(*) FROM item", QueryLimits::default()).unwrap();
+    assert_eq!(r.rows[0][0], json!(1));
+}
+
+#[test]
+fn query_limits_rows_and_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("f.db")).unwrap();
+    let r = store
+        .query("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT 5000) SELECT i FROM n", QueryLimits { max_rows: 10, ..QueryLimits::default() })
+        .unwrap();
+    assert_eq!(r.rows.len(), 10);
+    assert!(r.truncated);
+    let err = store
+        .query(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n",
+            QueryLimits { timeout: std::time::Duration::from_millis(100), ..QueryLimits::default() },
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("time limit"), "{err}");
+}
+
+#[test]
+fn findings_are_append_only_and_latest_is_current() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("f.db")).unwrap();
+    write_source(&mut store, "a", false, &["All tests pass."]);
+    let id = store.resolve_session("sess-1").unwrap();
+    let claim = Claim {
+        id: "k0#0:test_result".into(),
+        session: sref(),
+        item_key: "k0".into(),
+        loop_position: Some(0),
+        subject: ClaimSubject::TestResult,
+        text: "All tests pass.".into(),
+        target: ClaimTarget::default(),
+        at: None,
+    };
+    let finding = |v: Verdict| Finding {
+        claim_id: claim.id.clone(),
+        session: sref(),
+        verdict: v,
+        rationale: format!("because {v}"),
+        evidence: vec![],
+        rule: "test".into(),
+    };
+    assert_eq!(store.write_verification(&[id], &[], &[claim.clone()], &[finding(Verdict::Unverified)], "t1").unwrap(), 1);
+    assert_eq!(store.write_verification(&[id], &[], &[claim.clone()], &[finding(Verdict::Unverified)], "t2").unwrap(), 0);
+    assert_eq!(store.write_verification(&[id], &[], &[claim.clone()], &[finding(Verdict::Contradicted)], "t3").unwrap(), 1);
+    let current = store.findings(&FindingFilter::default()).unwrap();
+    assert_eq!(current.len(), 1);
+    assert_eq!(current[0].verdict, "CONTRADICTED");
+    let r = store.query("SELECT COUNT(*) FROM finding", QueryLimits::default()).unwrap();
+    assert_eq!(r.rows[0][0], json!(2));
+}
+
+#[test]
+fn database_files_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f.db");
+    let mut store = Store::open(&path).unwrap();
+    write_source(&mut store, "a", false, &["x"]);
+    store.make_private();
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+}
+
+#[test]
+fn resolve_session_by_prefix_and_ambiguity() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("f.db")).unwrap();
+    write_source(&mut store, "a", false, &["x"]);
+    assert!(store.resolve_session("sess-").is_ok());
+    assert!(matches!(store.resolve_session("zzz"), Err(StoreError::NoSuchSession(_))));
+}
