@@ -64,9 +64,12 @@ fn check_node(node: &Value, path: &str, problems: &mut Vec<String>) {
             ));
         }
     }
-    match obj.get("type").map(Value::as_str) {
-        Some(Some(t)) if TYPES.contains(&t) => {}
-        Some(_) => problems.push(format!("{path}.type: must be one of {}", TYPES.join(", "))),
+    match obj.get("type") {
+        Some(t) if declared_types(t).is_some() => {}
+        Some(_) => problems.push(format!(
+            "{path}.type: must be one of {}, or an array of them (\"null\" allowed)",
+            TYPES.join(", ")
+        )),
         None => problems.push(format!("{path}: missing \"type\"")),
     }
     if let Some(props) = obj.get("properties") {
@@ -103,6 +106,31 @@ fn check_node(node: &Value, path: &str, problems: &mut Vec<String>) {
     }
     if let Some(items) = obj.get("items") {
         check_node(items, &format!("{path}.items"), problems);
+    }
+}
+
+/// The declared types of a `type` keyword (a name or an array of names, `"null"` allowed in
+/// an array), or `None` when it is outside the subset.
+fn declared_types(t: &Value) -> Option<Vec<&str>> {
+    match t {
+        Value::String(s) if TYPES.contains(&s.as_str()) => Some(vec![s.as_str()]),
+        Value::Array(items) if !items.is_empty() => items
+            .iter()
+            .map(|i| i.as_str().filter(|s| TYPES.contains(s) || *s == "null"))
+            .collect(),
+        _ => None,
+    }
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
     }
 }
 
@@ -169,7 +197,10 @@ pub fn prepare_args(
 /// a command-line string (or a scalar where a string is wanted). Leaves other values for the
 /// validator to report.
 fn coerce(value: &mut Value, schema: &Value) -> Result<(), String> {
-    let Some(ty) = schema.get("type").and_then(Value::as_str) else { return Ok(()) };
+    let Some(types) = schema.get("type").and_then(declared_types) else { return Ok(()) };
+    let current = json_type(value);
+    let already = types.iter().any(|t| *t == current || (*t == "number" && current == "integer"));
+    let ty = if already { current } else { types.iter().copied().find(|t| *t != "null").unwrap_or("null") };
     let converted = match (ty, &*value) {
         ("integer", Value::String(s)) => {
             let n: i64 = s.trim().parse().map_err(|_| format!("{s:?} is not an integer"))?;

@@ -110,6 +110,12 @@ pub fn parse_nextest(output: &str) -> Option<TestRunSummary> {
         let line = line.trim();
         if let Some(rest) = line.strip_prefix("FAIL [") {
             if let Some((_, name)) = rest.split_once(']') {
+                // Newer nextest prefixes a progress counter: `FAIL [ 0.004s] (1/2) crate test`.
+                let name = name.trim();
+                let name = match name.strip_prefix('(').and_then(|r| r.split_once(") ")) {
+                    Some((counter, rest)) if counter.contains('/') => rest,
+                    _ => name,
+                };
                 s.fail(name.trim());
             }
         }
@@ -297,7 +303,7 @@ mod tests {
 
     #[test]
     fn nextest_summary() {
-        let out = "    FAIL [   0.004s] demo::tests::bad\n────────────\n     Summary [   0.010s] 3 tests run: 2 passed, 1 failed, 1 skipped\n";
+        let out = "    FAIL [   0.004s] demo::tests::bad\n    FAIL [   0.004s] (2/3) demo::tests::bad\n────────────\n     Summary [   0.010s] 3 tests run: 2 passed, 1 failed, 1 skipped\n";
         let s = parse_nextest(out).unwrap();
         assert_eq!((s.passed, s.failed, s.skipped), (2, 1, 1));
         assert_eq!(s.failures, vec!["demo::tests::bad"]);
