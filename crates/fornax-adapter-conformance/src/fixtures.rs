@@ -21,7 +21,9 @@
 
 use std::path::{Path, PathBuf};
 
-use fornax_types::{AgentAdapter, IngestMessage, NativeRecord, NormalizationOutcome, RecordRef, SourceId};
+use fornax_types::{
+    AgentAdapter, IngestMessage, NativeRecord, NormalizationOutcome, RecordRef, SourceId,
+};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -43,19 +45,35 @@ pub struct Fixture {
 
 #[derive(Debug)]
 pub enum FixtureError {
-    Io { path: PathBuf, error: std::io::Error },
-    Parse { path: PathBuf, error: serde_json::Error },
-    NotSanitized { path: PathBuf },
-    Empty { path: PathBuf },
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    Parse {
+        path: PathBuf,
+        error: serde_json::Error,
+    },
+    NotSanitized {
+        path: PathBuf,
+    },
+    Empty {
+        path: PathBuf,
+    },
 }
 
 impl std::fmt::Display for FixtureError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             FixtureError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            FixtureError::Parse { path, error } => write!(f, "{}: not a fixture: {error}", path.display()),
+            FixtureError::Parse { path, error } => {
+                write!(f, "{}: not a fixture: {error}", path.display())
+            }
             FixtureError::NotSanitized { path } => {
-                write!(f, "{}: fixtures must declare \"sanitized\": true", path.display())
+                write!(
+                    f,
+                    "{}: fixtures must declare \"sanitized\": true",
+                    path.display()
+                )
             }
             FixtureError::Empty { path } => write!(f, "{}: no native_events", path.display()),
         }
@@ -67,7 +85,10 @@ impl std::error::Error for FixtureError {}
 /// Loads every `*.json` fixture in `dir`, sorted by file name. A fixture that is not marked
 /// sanitized, or has no events, is an error.
 pub fn load_fixtures(dir: &Path) -> Result<Vec<(String, Fixture)>, FixtureError> {
-    let entries = std::fs::read_dir(dir).map_err(|error| FixtureError::Io { path: dir.to_path_buf(), error })?;
+    let entries = std::fs::read_dir(dir).map_err(|error| FixtureError::Io {
+        path: dir.to_path_buf(),
+        error,
+    })?;
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
@@ -75,16 +96,25 @@ pub fn load_fixtures(dir: &Path) -> Result<Vec<(String, Fixture)>, FixtureError>
     paths.sort();
     let mut out = Vec::new();
     for path in paths {
-        let text = std::fs::read_to_string(&path).map_err(|error| FixtureError::Io { path: path.clone(), error })?;
+        let text = std::fs::read_to_string(&path).map_err(|error| FixtureError::Io {
+            path: path.clone(),
+            error,
+        })?;
         let fixture: Fixture =
-            serde_json::from_str(&text).map_err(|error| FixtureError::Parse { path: path.clone(), error })?;
+            serde_json::from_str(&text).map_err(|error| FixtureError::Parse {
+                path: path.clone(),
+                error,
+            })?;
         if fixture.sanitized != Some(true) {
             return Err(FixtureError::NotSanitized { path });
         }
         if fixture.native_events.is_empty() {
             return Err(FixtureError::Empty { path });
         }
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         out.push((name, fixture));
     }
     Ok(out)
@@ -120,7 +150,9 @@ impl Replay {
         self.steps
             .iter()
             .filter_map(|s| match &s.outcome {
-                NormalizationOutcome::Unrecognized { discriminator } => Some(discriminator.as_str()),
+                NormalizationOutcome::Unrecognized { discriminator } => {
+                    Some(discriminator.as_str())
+                }
                 _ => None,
             })
             .collect()
@@ -142,8 +174,11 @@ impl Replay {
             };
             events.push(v);
         }
-        let finished: Vec<Value> =
-            self.finished.iter().map(|m| serde_json::to_value(m).unwrap_or(Value::Null)).collect();
+        let finished: Vec<Value> = self
+            .finished
+            .iter()
+            .map(|m| serde_json::to_value(m).unwrap_or(Value::Null))
+            .collect();
         json!({"events": events, "finished": finished})
     }
 }
@@ -151,7 +186,10 @@ impl Replay {
 /// Replays a fixture's events in order through `adapter`, then calls `finish()`.
 pub fn replay(adapter: &mut dyn AgentAdapter, fixture: &Fixture) -> Replay {
     let source = SourceId::new("fixture");
-    let hint = fixture.session_hint.clone().unwrap_or_else(|| "fixture-session".to_string());
+    let hint = fixture
+        .session_hint
+        .clone()
+        .unwrap_or_else(|| "fixture-session".to_string());
     let mut replay = Replay::default();
     for (i, native) in fixture.native_events.iter().enumerate() {
         let record = RecordRef::new(source.clone(), i as u64);

@@ -3,9 +3,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use fornax_types::{
-    AgentAdapter, EvidenceKind, IngestMessage, NativeRecord, NormalizationOutcome, RecordRef,
-    Role, RuntimeCapabilities, SemanticValue, SignalAvailability, SignalClass, SourceId,
-    WireMessage,
+    AgentAdapter, EvidenceKind, IngestMessage, NativeRecord, NormalizationOutcome, RecordRef, Role,
+    RuntimeCapabilities, SemanticValue, SignalAvailability, SignalClass, SourceId, WireMessage,
 };
 use serde_json::{json, Value};
 
@@ -39,15 +38,24 @@ impl Report {
     /// Panics with every violation listed.
     pub fn assert_ok(&self) {
         if !self.is_ok() {
-            let lines: Vec<String> =
-                self.violations.iter().map(|v| format!("  {}: {}", v.property, v.detail)).collect();
-            panic!("adapter breaks the conformance contract:\n{}", lines.join("\n"));
+            let lines: Vec<String> = self
+                .violations
+                .iter()
+                .map(|v| format!("  {}: {}", v.property, v.detail))
+                .collect();
+            panic!(
+                "adapter breaks the conformance contract:\n{}",
+                lines.join("\n")
+            );
         }
     }
 
     fn violate(&mut self, property: &'static str, detail: impl Into<String>) {
         if self.violations.len() < 200 {
-            self.violations.push(Violation { property, detail: detail.into() });
+            self.violations.push(Violation {
+                property,
+                detail: detail.into(),
+            });
         }
     }
 }
@@ -96,7 +104,10 @@ fn check_message(
         if p != adapter_provider {
             report.violate(
                 "provider_stamp",
-                format!("record {at}: {} message stamped {p}, adapter is {adapter_provider}", msg.type_name()),
+                format!(
+                    "record {at}: {} message stamped {p}, adapter is {adapter_provider}",
+                    msg.type_name()
+                ),
             );
         }
     }
@@ -105,17 +116,26 @@ fn check_message(
         Ok(back) if back == wire => {}
         Ok(_) => report.violate(
             "wire_round_trip",
-            format!("record {at}: {} message changes through its wire shape", msg.type_name()),
+            format!(
+                "record {at}: {} message changes through its wire shape",
+                msg.type_name()
+            ),
         ),
         Err(e) => report.violate(
             "wire_round_trip",
-            format!("record {at}: {} message does not parse back: {e}", msg.type_name()),
+            format!(
+                "record {at}: {} message does not parse back: {e}",
+                msg.type_name()
+            ),
         ),
     }
     match msg {
         IngestMessage::Item(item) => {
             if item.records.is_empty() {
-                report.violate("item_cites_records", format!("record {at}: item {} cites no record", item.key));
+                report.violate(
+                    "item_cites_records",
+                    format!("record {at}: item {} cites no record", item.key),
+                );
             }
             if item.key.is_empty() {
                 report.violate("item_key", format!("record {at}: item with an empty key"));
@@ -123,14 +143,21 @@ fn check_message(
             if !item.semantic.is_consistent() {
                 report.violate(
                     "semantic_shape",
-                    format!("record {at}: role {} carries a mismatched value", item.semantic.role.as_str()),
+                    format!(
+                        "record {at}: role {} carries a mismatched value",
+                        item.semantic.role.as_str()
+                    ),
                 );
             }
             if let Some(class) = signal_for_role(item.semantic.role) {
                 if declared_absent(caps, &class) {
                     report.violate(
                         "declaration_matches_reality",
-                        format!("record {at}: {} item emitted but {class} is declared {}", item.semantic.role.as_str(), caps.availability(&class)),
+                        format!(
+                            "record {at}: {} item emitted but {class} is declared {}",
+                            item.semantic.role.as_str(),
+                            caps.availability(&class)
+                        ),
                     );
                 }
             }
@@ -138,7 +165,10 @@ fn check_message(
                 if out.exit_code.is_some() && declared_absent(caps, &SignalClass::ProcessResult) {
                     report.violate(
                         "declaration_matches_reality",
-                        format!("record {at}: exit code emitted but process_result is declared {}", caps.availability(&SignalClass::ProcessResult)),
+                        format!(
+                            "record {at}: exit code emitted but process_result is declared {}",
+                            caps.availability(&SignalClass::ProcessResult)
+                        ),
                     );
                 }
             }
@@ -146,7 +176,10 @@ fn check_message(
         IngestMessage::Loop(lp) => {
             if let Some(usage) = &lp.usage {
                 if let Err(e) = usage.validate() {
-                    report.violate("usage_invariants", format!("record {at}: loop {}: {e}", lp.position));
+                    report.violate(
+                        "usage_invariants",
+                        format!("record {at}: loop {}: {e}", lp.position),
+                    );
                 }
             }
         }
@@ -155,21 +188,29 @@ fn check_message(
                 report.violate("evidence_payload_canonical", format!("record {at}: {e}"));
             }
             if ev.source.is_pre_provenance() {
-                report.violate("evidence_has_source", format!("record {at}: evidence {} carries no EvidenceSource", ev.id));
+                report.violate(
+                    "evidence_has_source",
+                    format!("record {at}: evidence {} carries no EvidenceSource", ev.id),
+                );
             }
             if let Some(class) = signal_for_evidence(ev.kind) {
                 if declared_absent(caps, &class) {
                     report.violate(
                         "declaration_matches_reality",
-                        format!("record {at}: {} evidence emitted but {class} is declared {}", ev.kind.as_str(), caps.availability(&class)),
+                        format!(
+                            "record {at}: {} evidence emitted but {class} is declared {}",
+                            ev.kind.as_str(),
+                            caps.availability(&class)
+                        ),
                     );
                 }
             }
         }
-        IngestMessage::Capabilities(c) => {
-            if c.provider != caps.provider {
-                report.violate("probe_agrees", format!("record {at}: announced capabilities name {}", c.provider));
-            }
+        IngestMessage::Capabilities(c) if c.provider != caps.provider => {
+            report.violate(
+                "probe_agrees",
+                format!("record {at}: announced capabilities name {}", c.provider),
+            );
         }
         _ => {}
     }
@@ -200,7 +241,10 @@ where
     let caps = adapter.probe();
     let provider = adapter.provider();
     if caps.provider != provider {
-        report.violate("probe_agrees", format!("probe() says {}, provider() says {provider}", caps.provider));
+        report.violate(
+            "probe_agrees",
+            format!("probe() says {}, provider() says {provider}", caps.provider),
+        );
     }
     let source = SourceId::new("conformance");
     for (i, native) in natives.iter().enumerate() {
@@ -217,13 +261,19 @@ where
             Ok(NormalizationOutcome::Ignored { reason }) => {
                 report.ignored += 1;
                 if reason.is_empty() {
-                    report.violate("ignored_has_reason", format!("record {i}: Ignored without a reason"));
+                    report.violate(
+                        "ignored_has_reason",
+                        format!("record {i}: Ignored without a reason"),
+                    );
                 }
             }
             Ok(NormalizationOutcome::Unrecognized { discriminator }) => {
                 report.unrecognized += 1;
                 if discriminator.is_empty() {
-                    report.violate("unrecognized_discriminator", format!("record {i}: empty discriminator"));
+                    report.violate(
+                        "unrecognized_discriminator",
+                        format!("record {i}: empty discriminator"),
+                    );
                 }
             }
         }
@@ -257,14 +307,20 @@ where
         deep = json!({"type": "deep", "payload": deep});
     }
     let mut hostile: Vec<(String, Value)> = vec![
-        ("never_seen_shape".into(), json!({"type": "fornax_never_seen_shape_v999", "hook_event_name": "FornaxNeverSeen", "payload": {"type": "fornax_never_seen"}})),
+        (
+            "never_seen_shape".into(),
+            json!({"type": "fornax_never_seen_shape_v999", "hook_event_name": "FornaxNeverSeen", "payload": {"type": "fornax_never_seen"}}),
+        ),
         ("empty_object".into(), json!({})),
         ("null".into(), Value::Null),
         ("array".into(), json!([1, "two", null])),
         ("number".into(), json!(42)),
         ("string".into(), json!("text")),
         ("deep_nesting".into(), deep),
-        ("huge_string".into(), json!({"type": huge.clone(), "message": huge.clone(), "content": huge.clone(), "text": huge.clone()})),
+        (
+            "huge_string".into(),
+            json!({"type": huge.clone(), "message": huge.clone(), "content": huge.clone(), "text": huge.clone()}),
+        ),
     ];
     let wrong_types = [
         Value::Null,
@@ -282,7 +338,10 @@ where
                 for (t, wrong) in wrong_types.iter().enumerate() {
                     let mut mutated = native.clone();
                     mutated[key.as_str()] = wrong.clone();
-                    hostile.push((format!("record {i} with `{key}` as wrong type #{t}"), mutated));
+                    hostile.push((
+                        format!("record {i} with `{key}` as wrong type #{t}"),
+                        mutated,
+                    ));
                 }
             }
         }
@@ -293,13 +352,26 @@ where
         let mut adapter = make();
         for (j, native) in natives.iter().enumerate().take(16) {
             let record = RecordRef::new(source.clone(), j as u64);
-            let _ = normalize_guarded(&mut adapter, "conformance-session", &NativeRecord::new(&record, native));
+            let _ = normalize_guarded(
+                &mut adapter,
+                "conformance-session",
+                &NativeRecord::new(&record, native),
+            );
         }
         let record = RecordRef::new(source.clone(), 1000 + i as u64);
-        match normalize_guarded(&mut adapter, "conformance-session", &NativeRecord::new(&record, value)) {
+        match normalize_guarded(
+            &mut adapter,
+            "conformance-session",
+            &NativeRecord::new(&record, value),
+        ) {
             Err(p) => report.violate("never_panics", format!("{label}: panicked: {p}")),
-            Ok(NormalizationOutcome::Unrecognized { discriminator }) if discriminator.is_empty() => {
-                report.violate("unrecognized_discriminator", format!("{label}: empty discriminator"));
+            Ok(NormalizationOutcome::Unrecognized { discriminator })
+                if discriminator.is_empty() =>
+            {
+                report.violate(
+                    "unrecognized_discriminator",
+                    format!("{label}: empty discriminator"),
+                );
             }
             Ok(_) => {}
         }

@@ -34,7 +34,11 @@ impl CapabilityProbe for ToyAdapter {
         };
         RuntimeCapabilities::new(Provider::Other("toy".into()), SourceKind::File)
             .declare(SignalClass::ProcessResult, process, "")
-            .declare(SignalClass::FinalResponse, SignalAvailability::Available, "")
+            .declare(
+                SignalClass::FinalResponse,
+                SignalAvailability::Available,
+                "",
+            )
     }
 }
 
@@ -49,22 +53,40 @@ impl AgentAdapter for ToyAdapter {
 
     fn normalize(&mut self, hint: &str, native: &NativeRecord<'_>) -> NormalizationOutcome {
         let v = native.value;
-        let provider = if self.flaw == Flaw::WrongProvider { Provider::Codex } else { self.provider() };
-        let session = SessionRef::new(provider.clone(), v.get("session").and_then(Value::as_str).unwrap_or(hint));
-        let records = if self.flaw == Flaw::ItemWithoutRecord { vec![] } else { vec![native.record.clone()] };
+        let provider = if self.flaw == Flaw::WrongProvider {
+            Provider::Codex
+        } else {
+            self.provider()
+        };
+        let session = SessionRef::new(
+            provider.clone(),
+            v.get("session").and_then(Value::as_str).unwrap_or(hint),
+        );
+        let records = if self.flaw == Flaw::ItemWithoutRecord {
+            vec![]
+        } else {
+            vec![native.record.clone()]
+        };
         match v.get("kind").and_then(Value::as_str) {
             Some("say") => {
                 let text = if self.flaw == Flaw::PanicsOnWrongType {
                     v["text"].as_str().expect("text is a string").to_string()
                 } else {
-                    v.get("text").and_then(Value::as_str).unwrap_or_default().to_string()
+                    v.get("text")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string()
                 };
                 let item = Item {
                     session,
                     key: format!("r{}", native.record.position),
                     loop_position: Some(0),
                     at: None,
-                    semantic: Semantic::new(Role::AgentFinalAnswer, SemanticValue::Text(TextValue::full(text)), EvidenceStrength::Structural),
+                    semantic: Semantic::new(
+                        Role::AgentFinalAnswer,
+                        SemanticValue::Text(TextValue::full(text)),
+                        EvidenceStrength::Structural,
+                    ),
                     records,
                 };
                 let mut msgs = vec![IngestMessage::Item(item)];
@@ -77,7 +99,11 @@ impl AgentAdapter for ToyAdapter {
                         started_at: None,
                         end: None,
                         model: None,
-                        usage: Some(Usage { input_tokens: Some(1), cached_input_tokens: Some(5), ..Usage::default() }),
+                        usage: Some(Usage {
+                            input_tokens: Some(1),
+                            cached_input_tokens: Some(5),
+                            ..Usage::default()
+                        }),
                         runtime_version: None,
                     }));
                 }
@@ -93,7 +119,10 @@ impl AgentAdapter for ToyAdapter {
                         trust_class: TrustClass::AgentAdjacent,
                         collection_method: CollectionMethod::FilePoll,
                         collector_version: "0.0.1".into(),
-                        freshness: Freshness { clock: ClockSource::RecordOrderOnly, caveat: None },
+                        freshness: Freshness {
+                            clock: ClockSource::RecordOrderOnly,
+                            caveat: None,
+                        },
                         tamper_boundary: "toy file".into(),
                         collected_at: None,
                         provider: provider.clone(),
@@ -114,12 +143,22 @@ impl AgentAdapter for ToyAdapter {
                 };
                 NormalizationOutcome::Messages(vec![IngestMessage::Evidence(ev)])
             }
-            Some("noise") => NormalizationOutcome::Ignored { reason: "toy noise" },
+            Some("noise") => NormalizationOutcome::Ignored {
+                reason: "toy noise",
+            },
             Some(other) => NormalizationOutcome::Unrecognized {
-                discriminator: if self.flaw == Flaw::EmptyDiscriminator { String::new() } else { other.to_string() },
+                discriminator: if self.flaw == Flaw::EmptyDiscriminator {
+                    String::new()
+                } else {
+                    other.to_string()
+                },
             },
             None => NormalizationOutcome::Unrecognized {
-                discriminator: if self.flaw == Flaw::EmptyDiscriminator { String::new() } else { "<no kind>".into() },
+                discriminator: if self.flaw == Flaw::EmptyDiscriminator {
+                    String::new()
+                } else {
+                    "<no kind>".into()
+                },
             },
         }
     }
@@ -191,7 +230,10 @@ fn golden_fixtures_replay_and_snapshot() {
         let mut adapter = ToyAdapter { flaw: Flaw::None };
         let replay = replay(&mut adapter, &fixture);
         if name.starts_with("unrecognized_future_") {
-            assert!(!replay.unrecognized().is_empty(), "{name} must come back Unrecognized");
+            assert!(
+                !replay.unrecognized().is_empty(),
+                "{name} must come back Unrecognized"
+            );
         }
         insta::assert_json_snapshot!(name, replay.to_snapshot());
     }

@@ -4,17 +4,26 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("cannot open database {path}: {source}")]
-    Open { path: PathBuf, source: rusqlite::Error },
+    Open {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
     #[error("no database at {0} (run `fornax scan` first)")]
     Missing(PathBuf),
     #[error("database schema version {found} is newer than this fornax supports ({supported}); upgrade fornax")]
     NewerSchema { found: u32, supported: u32 },
     #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("stored JSON is invalid ({what}): {source}")]
-    Json { what: &'static str, source: serde_json::Error },
+    Json {
+        what: &'static str,
+        source: serde_json::Error,
+    },
     #[error("no session matches {0:?}")]
     NoSuchSession(String),
     #[error("{query:?} matches several sessions: {candidates}")]
@@ -29,11 +38,17 @@ pub enum StoreError {
 
 impl StoreError {
     pub(crate) fn open(path: &Path, source: rusqlite::Error) -> Self {
-        StoreError::Open { path: path.to_path_buf(), source }
+        StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        }
     }
 
     pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
-        StoreError::Io { path: path.to_path_buf(), source }
+        StoreError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
     }
 
     pub(crate) fn json(what: &'static str, source: serde_json::Error) -> Self {

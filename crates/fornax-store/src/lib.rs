@@ -22,13 +22,13 @@ mod schema;
 mod write;
 
 pub use error::StoreError;
-pub use query::{QueryLimits, QueryResult};
+pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
     DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, RecordLocation,
     SearchHit, SessionDetail, SessionFilter, SessionRow,
 };
 pub use schema::SCHEMA_VERSION;
-pub use write::{SourceCursor, SourceSpec, SourceState, SourceWriter, WriteSummary};
+pub use write::{Drift, SourceCursor, SourceSpec, SourceState, SourceWriter, WriteSummary};
 
 use std::path::{Path, PathBuf};
 
@@ -55,7 +55,10 @@ impl Store {
         // Bounded page cache (negative = KiB): memory stays flat on big scans.
         conn.pragma_update(None, "cache_size", -16384)?;
         schema::migrate(&mut conn)?;
-        let store = Store { conn, path: path.to_path_buf() };
+        let store = Store {
+            conn,
+            path: path.to_path_buf(),
+        };
         store.make_private();
         Ok(store)
     }
@@ -73,7 +76,10 @@ impl Store {
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         let version: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if version > SCHEMA_VERSION {
-            return Err(StoreError::NewerSchema { found: version, supported: SCHEMA_VERSION });
+            return Err(StoreError::NewerSchema {
+                found: version,
+                supported: SCHEMA_VERSION,
+            });
         }
         if version < SCHEMA_VERSION {
             // An older database: migrate through a writable handle first.
@@ -81,7 +87,10 @@ impl Store {
             drop(Store::open(path)?);
             return Store::open_read_only(path);
         }
-        Ok(Store { conn, path: path.to_path_buf() })
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+        })
     }
 
     pub fn path(&self) -> &Path {

@@ -18,8 +18,27 @@ pub struct QueryLimits {
 
 impl Default for QueryLimits {
     fn default() -> Self {
-        QueryLimits { max_rows: 1000, max_output_bytes: 4 * 1024 * 1024, timeout: Duration::from_secs(5) }
+        QueryLimits {
+            max_rows: 1000,
+            max_output_bytes: 4 * 1024 * 1024,
+            timeout: Duration::from_secs(5),
+        }
     }
+}
+
+/// One relation of the public schema.
+#[derive(Debug, Clone, Serialize)]
+pub struct Relation {
+    pub name: String,
+    pub description: String,
+    pub columns: Vec<Column>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Column {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub sql_type: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -32,21 +51,51 @@ pub struct QueryResult {
 
 /// Tables and views of the public schema, in the order `fornax schema` lists them.
 pub const PUBLIC_RELATIONS: &[(&str, &str)] = &[
-    ("session", "one row per agent session (provider, native_id, cwd, parent for subagents)"),
-    ("loop", "units of work inside a session, with outcome and token usage"),
-    ("item", "canonical timeline facts: role, kind, value (JSON), tool call/output columns"),
-    ("text", "deduplicated text bodies referenced by item.text_id"),
+    (
+        "session",
+        "one row per agent session (provider, native_id, cwd, parent for subagents)",
+    ),
+    (
+        "loop",
+        "units of work inside a session, with outcome and token usage",
+    ),
+    (
+        "item",
+        "canonical timeline facts: role, kind, value (JSON), tool call/output columns",
+    ),
+    (
+        "text",
+        "deduplicated text bodies referenced by item.text_id",
+    ),
     ("item_record", "which records witness which item"),
-    ("record", "physical records: source, position, byte range, fingerprint"),
-    ("source", "native inputs (files, hook and plugin streams) and their cursors"),
+    (
+        "record",
+        "physical records: source, position, byte range, fingerprint",
+    ),
+    (
+        "source",
+        "native inputs (files, hook and plugin streams) and their cursors",
+    ),
     ("session_source", "which sources support which session"),
-    ("capability", "what each transport declared it can observe, per session"),
-    ("evidence", "observations with kind, payload (JSON) and provenance"),
+    (
+        "capability",
+        "what each transport declared it can observe, per session",
+    ),
+    (
+        "evidence",
+        "observations with kind, payload (JSON) and provenance",
+    ),
     ("claim", "claims extracted from agent text"),
     ("finding", "append-only verdict history per claim"),
     ("current_finding", "the latest finding per claim"),
-    ("redaction", "redaction counts per session and kind (never the secrets)"),
-    ("drift", "unrecognized and ignored native shapes per provider, adapter and version"),
+    (
+        "redaction",
+        "redaction counts per session and kind (never the secrets)",
+    ),
+    (
+        "drift",
+        "unrecognized and ignored native shapes per provider, adapter and version",
+    ),
     ("scan", "scan runs and their summaries"),
 ];
 
@@ -56,11 +105,10 @@ fn authorize(ctx: AuthContext<'_>) -> Authorization {
         | AuthAction::Read { .. }
         | AuthAction::Function { .. }
         | AuthAction::Recursive => Authorization::Allow,
-        AuthAction::Pragma { pragma_name, pragma_value: None }
-            if matches!(pragma_name, "table_info" | "table_xinfo" | "index_list") =>
-        {
-            Authorization::Allow
-        }
+        AuthAction::Pragma {
+            pragma_name: "table_info" | "table_xinfo" | "index_list",
+            pragma_value: None,
+        } => Authorization::Allow,
         _ => Authorization::Deny,
     }
 }
@@ -69,7 +117,9 @@ fn to_json(v: ValueRef<'_>) -> serde_json::Value {
     match v {
         ValueRef::Null => serde_json::Value::Null,
         ValueRef::Integer(i) => i.into(),
-        ValueRef::Real(f) => serde_json::Number::from_f64(f).map(Into::into).unwrap_or(serde_json::Value::Null),
+        ValueRef::Real(f) => serde_json::Number::from_f64(f)
+            .map(Into::into)
+            .unwrap_or(serde_json::Value::Null),
         ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned().into(),
         ValueRef::Blob(b) => {
             let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
@@ -87,22 +137,28 @@ impl Store {
         }
         self.conn.authorizer(Some(authorize));
         let deadline = Instant::now() + limits.timeout;
-        self.conn.progress_handler(10_000, Some(move || Instant::now() > deadline));
+        self.conn
+            .progress_handler(10_000, Some(move || Instant::now() > deadline));
         let result = self.run_query(trimmed, limits);
         self.conn.progress_handler(0, None::<fn() -> bool>);
-        self.conn.authorizer(None::<fn(AuthContext<'_>) -> Authorization>);
+        self.conn
+            .authorizer(None::<fn(AuthContext<'_>) -> Authorization>);
         result
     }
 
     fn run_query(&self, sql: &str, limits: QueryLimits) -> Result<QueryResult, StoreError> {
         let mut stmt = self.conn.prepare(sql).map_err(|e| match e {
-            rusqlite::Error::SqliteFailure(f, msg) if f.code == rusqlite::ErrorCode::AuthorizationForStatementDenied => {
+            rusqlite::Error::SqliteFailure(f, msg)
+                if f.code == rusqlite::ErrorCode::AuthorizationForStatementDenied =>
+            {
                 StoreError::QueryRefused(format!(
                     "only reading is allowed (no writes, ATTACH or PRAGMA){}",
                     msg.map(|m| format!(": {m}")).unwrap_or_default()
                 ))
             }
-            rusqlite::Error::MultipleStatement => StoreError::QueryRefused("one statement at a time".into()),
+            rusqlite::Error::MultipleStatement => {
+                StoreError::QueryRefused("one statement at a time".into())
+            }
             other => StoreError::Query(other.to_string()),
         })?;
         if !stmt.readonly() {
@@ -110,7 +166,9 @@ impl Store {
         }
         let columns: Vec<String> = stmt.column_names().iter().map(|s| s.to_string()).collect();
         let n = columns.len();
-        let mut rows = stmt.query([]).map_err(|e| StoreError::Query(e.to_string()))?;
+        let mut rows = stmt
+            .query([])
+            .map_err(|e| StoreError::Query(e.to_string()))?;
         let mut out = Vec::new();
         let mut bytes = 0usize;
         let mut truncated = false;
@@ -118,8 +176,13 @@ impl Store {
             let row = match rows.next() {
                 Ok(Some(row)) => row,
                 Ok(None) => break,
-                Err(rusqlite::Error::SqliteFailure(f, _)) if f.code == rusqlite::ErrorCode::OperationInterrupted => {
-                    return Err(StoreError::Query(format!("query exceeded its time limit of {:?}", limits.timeout)));
+                Err(rusqlite::Error::SqliteFailure(f, _))
+                    if f.code == rusqlite::ErrorCode::OperationInterrupted =>
+                {
+                    return Err(StoreError::Query(format!(
+                        "query exceeded its time limit of {:?}",
+                        limits.timeout
+                    )));
                 }
                 Err(e) => return Err(StoreError::Query(e.to_string())),
             };
@@ -129,7 +192,10 @@ impl Store {
             }
             let mut values = Vec::with_capacity(n);
             for i in 0..n {
-                let v = to_json(row.get_ref(i).map_err(|e| StoreError::Query(e.to_string()))?);
+                let v = to_json(
+                    row.get_ref(i)
+                        .map_err(|e| StoreError::Query(e.to_string()))?,
+                );
                 bytes += match &v {
                     serde_json::Value::String(s) => s.len(),
                     _ => 8,
@@ -142,18 +208,31 @@ impl Store {
                 break;
             }
         }
-        Ok(QueryResult { columns, rows: out, truncated })
+        Ok(QueryResult {
+            columns,
+            rows: out,
+            truncated,
+        })
     }
 
     /// The public schema: each relation with a description and its columns.
-    pub fn schema(&self) -> Result<Vec<(String, String, Vec<(String, String)>)>, StoreError> {
+    pub fn schema(&self) -> Result<Vec<Relation>, StoreError> {
         let mut out = Vec::new();
         for (name, description) in PUBLIC_RELATIONS {
             let mut stmt = self.conn.prepare(&format!("PRAGMA table_info({name})"))?;
-            let cols = stmt
-                .query_map([], |r| Ok((r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?
+            let columns = stmt
+                .query_map([], |r| {
+                    Ok(Column {
+                        name: r.get(1)?,
+                        sql_type: r.get(2)?,
+                    })
+                })?
                 .collect::<Result<Vec<_>, _>>()?;
-            out.push((name.to_string(), description.to_string(), cols));
+            out.push(Relation {
+                name: name.to_string(),
+                description: description.to_string(),
+                columns,
+            });
         }
         Ok(out)
     }

@@ -185,30 +185,72 @@ pub fn describe_evidence(kind: &str, payload: &serde_json::Value) -> String {
         "test_summary" => format!(
             "{} summary: {} passed, {} failed{}",
             s("runner"),
-            n("passed").map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
-            n("failed").map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
-            if payload.get("filtered").and_then(|v| v.as_bool()) == Some(true) { " (filtered run)" } else { "" }
+            n("passed")
+                .map(|v| v.to_string())
+                .unwrap_or_else(|| "?".into()),
+            n("failed")
+                .map(|v| v.to_string())
+                .unwrap_or_else(|| "?".into()),
+            if payload.get("filtered").and_then(|v| v.as_bool()) == Some(true) {
+                " (filtered run)"
+            } else {
+                ""
+            }
         ),
         "file_diff" => format!(
             "{} {} {}",
             s("tool"),
-            if payload.get("succeeded").and_then(|v| v.as_bool()) == Some(false) { "failed on" } else { "wrote" },
+            if payload.get("succeeded").and_then(|v| v.as_bool()) == Some(false) {
+                "failed on"
+            } else {
+                "wrote"
+            },
             s("path")
         ),
         "git_outcome" => {
             let sha = s("sha");
-            format!("git {}{}", s("outcome").replace('_', " "), if sha.is_empty() { String::new() } else { format!(" {sha}") })
+            format!(
+                "git {}{}",
+                s("outcome").replace('_', " "),
+                if sha.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {sha}")
+                }
+            )
         }
-        "tool_result" => format!("{} {}", s("tool"), if payload.get("failed").and_then(|v| v.as_bool()) == Some(true) { "failed" } else { "succeeded" }),
+        "tool_result" => format!(
+            "{} {}",
+            s("tool"),
+            if payload.get("failed").and_then(|v| v.as_bool()) == Some(true) {
+                "failed"
+            } else {
+                "succeeded"
+            }
+        ),
         "process_observation" => format!(
             "fornax ran `{}`: exit {}",
-            payload.get("argv").and_then(|v| v.as_array()).map(|a| a.iter().filter_map(|x| x.as_str()).collect::<Vec<_>>().join(" ")).unwrap_or_default(),
-            n("exit_code").map(|v| v.to_string()).unwrap_or_else(|| "?".into())
+            payload
+                .get("argv")
+                .and_then(|v| v.as_array())
+                .map(|a| a
+                    .iter()
+                    .filter_map(|x| x.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "))
+                .unwrap_or_default(),
+            n("exit_code")
+                .map(|v| v.to_string())
+                .unwrap_or_else(|| "?".into())
         ),
         "git_commit_check" => format!(
             "commit {} {} in {}",
             s("sha"),
-            if payload.get("exists").and_then(|v| v.as_bool()) == Some(true) { "exists" } else { "not found" },
+            if payload.get("exists").and_then(|v| v.as_bool()) == Some(true) {
+                "exists"
+            } else {
+                "not found"
+            },
             s("repository")
         ),
         other => other.to_string(),
@@ -219,12 +261,16 @@ impl Store {
     /// Resolves what a user typed: the agent's session id, a unique prefix of it, or `#<row id>`.
     pub fn resolve_session(&self, query: &str) -> Result<i64, StoreError> {
         if let Some(num) = query.strip_prefix('#').and_then(|n| n.parse::<i64>().ok()) {
-            let found: Option<i64> =
-                self.conn.query_row("SELECT id FROM session WHERE id = ?1", [num], |r| r.get(0)).optional()?;
+            let found: Option<i64> = self
+                .conn
+                .query_row("SELECT id FROM session WHERE id = ?1", [num], |r| r.get(0))
+                .optional()?;
             return found.ok_or_else(|| StoreError::NoSuchSession(query.to_string()));
         }
         let exact: Vec<i64> = {
-            let mut stmt = self.conn.prepare("SELECT id FROM session WHERE native_id = ?1")?;
+            let mut stmt = self
+                .conn
+                .prepare("SELECT id FROM session WHERE native_id = ?1")?;
             let rows = stmt.query_map([query], |r| r.get(0))?;
             rows.collect::<Result<_, _>>()?
         };
@@ -235,14 +281,19 @@ impl Store {
             "SELECT id, provider || ':' || native_id FROM session
              WHERE substr(native_id, 1, length(?1)) = ?1 LIMIT 6",
         )?;
-        let rows: Vec<(i64, String)> =
-            stmt.query_map([query], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+        let rows: Vec<(i64, String)> = stmt
+            .query_map([query], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
         match rows.len() {
             0 => Err(StoreError::NoSuchSession(query.to_string())),
             1 => Ok(rows[0].0),
             _ => Err(StoreError::AmbiguousSession {
                 query: query.to_string(),
-                candidates: rows.into_iter().map(|(_, n)| n).collect::<Vec<_>>().join(", "),
+                candidates: rows
+                    .into_iter()
+                    .map(|(_, n)| n)
+                    .collect::<Vec<_>>()
+                    .join(", "),
             }),
         }
     }
@@ -270,9 +321,16 @@ impl Store {
     }
 
     fn session_ref(&self, session_id: i64) -> Result<SessionRef, StoreError> {
-        Ok(self.conn.query_row("SELECT provider, native_id FROM session WHERE id = ?1", [session_id], |r| {
-            Ok(SessionRef::new(Provider::parse(&r.get::<_, String>(0)?), r.get::<_, String>(1)?))
-        })?)
+        Ok(self.conn.query_row(
+            "SELECT provider, native_id FROM session WHERE id = ?1",
+            [session_id],
+            |r| {
+                Ok(SessionRef::new(
+                    Provider::parse(&r.get::<_, String>(0)?),
+                    r.get::<_, String>(1)?,
+                ))
+            },
+        )?)
     }
 
     /// Loads a family for verification: the root and every session delegated from it.
@@ -285,7 +343,9 @@ impl Store {
                    ON c.provider = p.provider AND c.parent_native_id = p.native_id
                  WHERE p.id = ?1 AND c.id != p.id",
             )?;
-            let children: Vec<i64> = stmt.query_map([id], |r| r.get(0))?.collect::<Result<_, _>>()?;
+            let children: Vec<i64> = stmt
+                .query_map([id], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
             for c in children {
                 if !ids.contains(&c) && ids.len() < 256 {
                     ids.push(c);
@@ -293,7 +353,10 @@ impl Store {
                 }
             }
         }
-        let mut data = FamilyData { session_ids: ids.clone(), ..FamilyData::default() };
+        let mut data = FamilyData {
+            session_ids: ids.clone(),
+            ..FamilyData::default()
+        };
         for id in ids {
             let sref = self.session_ref(id)?;
             data.items.push(self.items_of(id, &sref)?);
@@ -317,12 +380,25 @@ impl Store {
                 ))
             })?;
             for row in rows {
-                let (key, kind, payload, source, provenance, extension, item_key, loop_position, at, records) = row?;
+                let (
+                    key,
+                    kind,
+                    payload,
+                    source,
+                    provenance,
+                    extension,
+                    item_key,
+                    loop_position,
+                    at,
+                    records,
+                ) = row?;
                 let evidence = Evidence {
                     id: key,
                     session: sref.clone(),
-                    kind: serde_json::from_value(serde_json::Value::String(kind)).map_err(json_err("evidence kind"))?,
-                    payload: serde_json::from_str(&payload).map_err(json_err("evidence payload"))?,
+                    kind: serde_json::from_value(serde_json::Value::String(kind))
+                        .map_err(json_err("evidence kind"))?,
+                    payload: serde_json::from_str(&payload)
+                        .map_err(json_err("evidence payload"))?,
                     source: serde_json::from_str(&source).map_err(json_err("evidence source"))?,
                     provenance,
                     extension: match extension {
@@ -339,8 +415,12 @@ impl Store {
                 };
                 data.evidence.push(evidence);
             }
-            let mut stmt = self.conn.prepare_cached("SELECT body FROM capability WHERE session_id = ?1")?;
-            let bodies: Vec<String> = stmt.query_map([id], |r| r.get(0))?.collect::<Result<_, _>>()?;
+            let mut stmt = self
+                .conn
+                .prepare_cached("SELECT body FROM capability WHERE session_id = ?1")?;
+            let bodies: Vec<String> = stmt
+                .query_map([id], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
             for b in bodies {
                 if let Ok(c) = serde_json::from_str(&b) {
                     data.capabilities.push(c);
@@ -375,7 +455,8 @@ impl Store {
         let mut items = Vec::new();
         for row in rows {
             let (key, loop_position, at, role, strength, value, text, witnesses) = row?;
-            let mut value: SemanticValue = serde_json::from_str(&value).map_err(json_err("item value"))?;
+            let mut value: SemanticValue =
+                serde_json::from_str(&value).map_err(json_err("item value"))?;
             if let Some(t) = text {
                 restore_primary_text(&mut value, t);
             }
@@ -393,7 +474,8 @@ impl Store {
                 loop_position,
                 at,
                 semantic: Semantic {
-                    role: fornax_types::Role::parse(&role).unwrap_or(fornax_types::Role::RuntimeUnknown),
+                    role: fornax_types::Role::parse(&role)
+                        .unwrap_or(fornax_types::Role::RuntimeUnknown),
                     value,
                     evidence_strength: if strength == "structural" {
                         fornax_types::EvidenceStrength::Structural
@@ -419,11 +501,21 @@ impl Store {
         let tx = self.conn.transaction()?;
         let mut ids: HashMap<SessionRef, i64> = HashMap::new();
         for &id in family {
-            tx.execute("DELETE FROM evidence WHERE session_id = ?1 AND derived = 1", [id])?;
+            tx.execute(
+                "DELETE FROM evidence WHERE session_id = ?1 AND derived = 1",
+                [id],
+            )?;
             tx.execute("DELETE FROM claim WHERE session_id = ?1", [id])?;
-            let sref: SessionRef = tx.query_row("SELECT provider, native_id FROM session WHERE id = ?1", [id], |r| {
-                Ok(SessionRef::new(Provider::parse(&r.get::<_, String>(0)?), r.get::<_, String>(1)?))
-            })?;
+            let sref: SessionRef = tx.query_row(
+                "SELECT provider, native_id FROM session WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok(SessionRef::new(
+                        Provider::parse(&r.get::<_, String>(0)?),
+                        r.get::<_, String>(1)?,
+                    ))
+                },
+            )?;
             ids.insert(sref, id);
         }
         for e in evidence {
@@ -432,7 +524,9 @@ impl Store {
             }
         }
         for c in claims {
-            let Some(&sid) = ids.get(&c.session) else { continue };
+            let Some(&sid) = ids.get(&c.session) else {
+                continue;
+            };
             let target = serde_json::to_string(&c.target).map_err(json_err("claim target"))?;
             tx.prepare_cached(
                 "INSERT INTO claim (session_id, claim_key, item_key, loop_position, subject, text, target, at)
@@ -443,14 +537,19 @@ impl Store {
         }
         let mut appended = 0;
         for f in findings {
-            let Some(&sid) = ids.get(&f.session) else { continue };
-            let evidence_json = serde_json::to_string(&f.evidence).map_err(json_err("finding evidence"))?;
+            let Some(&sid) = ids.get(&f.session) else {
+                continue;
+            };
+            let evidence_json =
+                serde_json::to_string(&f.evidence).map_err(json_err("finding evidence"))?;
             let latest: Option<(String, String, String)> = tx
                 .prepare_cached(
                     "SELECT verdict, rationale, evidence FROM finding
                      WHERE session_id = ?1 AND claim_key = ?2 ORDER BY id DESC LIMIT 1",
                 )?
-                .query_row(params![sid, f.claim_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .query_row(params![sid, f.claim_id], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
                 .optional()?;
             let unchanged = latest.as_ref().is_some_and(|(v, r, e)| {
                 v == f.verdict.as_str() && r == &f.rationale && e == &evidence_json
@@ -474,7 +573,10 @@ impl Store {
             .conn
             .query_row(
                 "SELECT id FROM session WHERE provider = ?1 AND native_id = ?2",
-                params![evidence.session.provider.as_str(), evidence.session.native_id],
+                params![
+                    evidence.session.provider.as_str(),
+                    evidence.session.native_id
+                ],
                 |r| r.get(0),
             )
             .optional()?
@@ -494,11 +596,17 @@ impl Store {
         }
         if let Some(p) = &filter.project {
             args.push(p.clone());
-            sql.push_str(&format!(" AND instr(COALESCE(s.cwd, ''), ?{}) > 0", args.len()));
+            sql.push_str(&format!(
+                " AND instr(COALESCE(s.cwd, ''), ?{}) > 0",
+                args.len()
+            ));
         }
         if let Some(since) = &filter.since {
             args.push(since.clone());
-            sql.push_str(&format!(" AND COALESCE(s.last_activity, s.created_at, '') >= ?{}", args.len()));
+            sql.push_str(&format!(
+                " AND COALESCE(s.last_activity, s.created_at, '') >= ?{}",
+                args.len()
+            ));
         }
         if let Some(v) = &filter.verdict {
             args.push(v.to_ascii_uppercase());
@@ -544,9 +652,9 @@ impl Store {
                 })
             },
         )?;
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT verdict, COUNT(*) FROM current_finding WHERE session_id = ?1 GROUP BY verdict")?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT verdict, COUNT(*) FROM current_finding WHERE session_id = ?1 GROUP BY verdict",
+        )?;
         for r in stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))? {
             let (v, n) = r?;
             row.verdicts.insert(v, n);
@@ -555,7 +663,9 @@ impl Store {
             "SELECT source.locator FROM session_source JOIN source ON source.id = session_source.source_id
              WHERE session_source.session_id = ?1 ORDER BY source.id",
         )?;
-        row.sources = stmt.query_map([id], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        row.sources = stmt
+            .query_map([id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
         Ok(row)
     }
 
@@ -589,14 +699,21 @@ impl Store {
             .into_iter()
             .map(|i| serde_json::to_value(i).unwrap_or_default())
             .collect();
-        let findings = self.findings(&FindingFilter { session: Some(id), verdict: None })?;
-        let mut stmt = self.conn.prepare("SELECT body FROM capability WHERE session_id = ?1")?;
+        let findings = self.findings(&FindingFilter {
+            session: Some(id),
+            verdict: None,
+        })?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT body FROM capability WHERE session_id = ?1")?;
         let capabilities = stmt
             .query_map([id], |r| r.get::<_, String>(0))?
             .filter_map(|b| b.ok().and_then(|b| serde_json::from_str(&b).ok()))
             .collect();
         let mut redactions = BTreeMap::new();
-        let mut stmt = self.conn.prepare("SELECT kind, count FROM redaction WHERE session_id = ?1")?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT kind, count FROM redaction WHERE session_id = ?1")?;
         for r in stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))? {
             let (k, n) = r?;
             redactions.insert(k, n);
@@ -606,8 +723,18 @@ impl Store {
                ON c.provider = p.provider AND c.parent_native_id = p.native_id
              WHERE p.id = ?1 AND c.id != p.id ORDER BY c.id",
         )?;
-        let subagents = stmt.query_map([id], |r| r.get(0))?.collect::<Result<_, _>>()?;
-        Ok(SessionDetail { session, loops, items, findings, capabilities, redactions, subagents })
+        let subagents = stmt
+            .query_map([id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(SessionDetail {
+            session,
+            loops,
+            items,
+            findings,
+            capabilities,
+            redactions,
+            subagents,
+        })
     }
 
     /// Current findings (the latest per claim), oldest claim first.
@@ -655,7 +782,22 @@ impl Store {
         let mut out = Vec::new();
         let mut sources_cache: HashMap<i64, Vec<String>> = HashMap::new();
         for row in rows {
-            let (verdict, rationale, evidence, rule, computed_at, text, subject, target, item_key, loop_position, at, provider, native_id, sid) = row?;
+            let (
+                verdict,
+                rationale,
+                evidence,
+                rule,
+                computed_at,
+                text,
+                subject,
+                target,
+                item_key,
+                loop_position,
+                at,
+                provider,
+                native_id,
+                sid,
+            ) = row?;
             let ids: Vec<String> = serde_json::from_str(&evidence).unwrap_or_default();
             let mut briefs = Vec::new();
             for eid in ids {
@@ -672,20 +814,28 @@ impl Store {
                     .optional()?;
                 let (kind, description) = match found {
                     Some((kind, payload)) => {
-                        let p: serde_json::Value = serde_json::from_str(&payload).unwrap_or_default();
+                        let p: serde_json::Value =
+                            serde_json::from_str(&payload).unwrap_or_default();
                         let d = describe_evidence(&kind, &p);
                         (kind, d)
                     }
                     None => ("unknown".into(), "evidence no longer stored".into()),
                 };
-                briefs.push(EvidenceBrief { id: eid, kind, description });
+                briefs.push(EvidenceBrief {
+                    id: eid,
+                    kind,
+                    description,
+                });
             }
             if let std::collections::hash_map::Entry::Vacant(e) = sources_cache.entry(sid) {
                 let mut stmt = self.conn.prepare_cached(
                     "SELECT source.locator FROM session_source JOIN source ON source.id = session_source.source_id
                      WHERE session_source.session_id = ?1",
                 )?;
-                e.insert(stmt.query_map([sid], |r| r.get(0))?.collect::<Result<_, _>>()?);
+                e.insert(
+                    stmt.query_map([sid], |r| r.get(0))?
+                        .collect::<Result<_, _>>()?,
+                );
             }
             let target: serde_json::Value = serde_json::from_str(&target).unwrap_or_default();
             out.push(FindingRow {
@@ -707,11 +857,18 @@ impl Store {
 
     /// Full-text search over human and agent text (trigram: substrings match); with
     /// `include_output`, tool outputs are scanned as well.
-    pub fn search(&self, text: &str, limit: usize, include_output: bool) -> Result<Vec<SearchHit>, StoreError> {
+    pub fn search(
+        &self,
+        text: &str,
+        limit: usize,
+        include_output: bool,
+    ) -> Result<Vec<SearchHit>, StoreError> {
         let limit = limit.clamp(1, 1000);
         let mut text_ids: Vec<i64> = if text.chars().count() >= 3 {
             let phrase = format!("\"{}\"", text.replace('"', "\"\""));
-            let mut stmt = self.conn.prepare("SELECT rowid FROM text_fts WHERE text_fts MATCH ?1 LIMIT ?2")?;
+            let mut stmt = self
+                .conn
+                .prepare("SELECT rowid FROM text_fts WHERE text_fts MATCH ?1 LIMIT ?2")?;
             let ids = stmt.query_map(params![phrase, (limit * 4) as i64], |r| r.get(0))?;
             ids.collect::<Result<_, _>>()?
         } else {
@@ -726,7 +883,9 @@ impl Store {
                 "SELECT DISTINCT t.id FROM text t JOIN item i ON i.text_id = t.id
                  WHERE i.role = 'tool.output' AND instr(lower(t.body), lower(?1)) > 0 LIMIT ?2",
             )?;
-            let more: Vec<i64> = stmt.query_map(params![text, (limit * 4) as i64], |r| r.get(0))?.collect::<Result<_, _>>()?;
+            let more: Vec<i64> = stmt
+                .query_map(params![text, (limit * 4) as i64], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
             text_ids.extend(more);
         }
         let mut hits = Vec::new();
@@ -737,12 +896,33 @@ impl Store {
                  FROM item i JOIN session s ON s.id = i.session_id JOIN text t ON t.id = i.text_id
                  WHERE i.text_id = ?1 ORDER BY i.seq LIMIT 5",
             )?;
-            let rows: Vec<(i64, i64, String, String, Option<String>, Option<i64>, String, String, String)> = stmt
+            let rows: Vec<HitRow> = stmt
                 .query_map([tid], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?))
+                    Ok(HitRow {
+                        sid: r.get(0)?,
+                        seq: r.get(1)?,
+                        key: r.get(2)?,
+                        role: r.get(3)?,
+                        at: r.get(4)?,
+                        loop_position: r.get(5)?,
+                        native_id: r.get(6)?,
+                        provider: r.get(7)?,
+                        body: r.get(8)?,
+                    })
                 })?
                 .collect::<Result<_, _>>()?;
-            for (sid, seq, key, role, at, loop_position, native_id, provider, body) in rows {
+            for HitRow {
+                sid,
+                seq,
+                key,
+                role,
+                at,
+                loop_position,
+                native_id,
+                provider,
+                body,
+            } in rows
+            {
                 let neighbour = |dir: &str| -> Result<Option<String>, StoreError> {
                     let sql = if dir == "before" {
                         "SELECT i.role, t.body FROM item i LEFT JOIN text t ON t.id = i.text_id
@@ -755,7 +935,11 @@ impl Store {
                         .conn
                         .prepare_cached(sql)?
                         .query_row(params![sid, seq], |r| {
-                            Ok(format!("{}: {}", r.get::<_, String>(0)?, short(&r.get::<_, Option<String>>(1)?.unwrap_or_default(), 120)))
+                            Ok(format!(
+                                "{}: {}",
+                                r.get::<_, String>(0)?,
+                                short(&r.get::<_, Option<String>>(1)?.unwrap_or_default(), 120)
+                            ))
                         })
                         .optional()?)
                 };
@@ -816,12 +1000,16 @@ impl Store {
             })
             .sum();
         let mut sources_by_status = BTreeMap::new();
-        let mut stmt = self.conn.prepare("SELECT status, COUNT(*) FROM source GROUP BY status")?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT status, COUNT(*) FROM source GROUP BY status")?;
         for r in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))? {
             let (s, n) = r?;
             sources_by_status.insert(s, n);
         }
-        let count = |sql: &str| -> Result<i64, StoreError> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };
+        let count = |sql: &str| -> Result<i64, StoreError> {
+            Ok(self.conn.query_row(sql, [], |r| r.get(0))?)
+        };
         let mut stmt = self.conn.prepare(
             "SELECT provider, adapter, runtime_version, outcome, discriminator, count FROM drift
              WHERE outcome = 'unrecognized' ORDER BY count DESC LIMIT 100",
@@ -840,7 +1028,11 @@ impl Store {
             .collect::<Result<_, _>>()?;
         let last_scan: Option<String> = self
             .conn
-            .query_row("SELECT summary FROM scan WHERE finished_at IS NOT NULL ORDER BY id DESC LIMIT 1", [], |r| r.get(0))
+            .query_row(
+                "SELECT summary FROM scan WHERE finished_at IS NOT NULL ORDER BY id DESC LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
             .optional()?
             .flatten();
         Ok(DoctorStats {
@@ -859,7 +1051,12 @@ impl Store {
     }
 
     /// Records a finished scan's summary (shown by `doctor`).
-    pub fn record_scan(&self, started_at: &str, finished_at: &str, summary: &serde_json::Value) -> Result<(), StoreError> {
+    pub fn record_scan(
+        &self,
+        started_at: &str,
+        finished_at: &str,
+        summary: &serde_json::Value,
+    ) -> Result<(), StoreError> {
         self.conn.execute(
             "INSERT INTO scan (started_at, finished_at, summary) VALUES (?1, ?2, ?3)",
             params![started_at, finished_at, summary.to_string()],
@@ -880,9 +1077,14 @@ impl Store {
     }
 
     /// Verdict counts over current findings (optionally for some sessions only).
-    pub fn verdict_counts(&self, sessions: Option<&[i64]>) -> Result<BTreeMap<String, i64>, StoreError> {
+    pub fn verdict_counts(
+        &self,
+        sessions: Option<&[i64]>,
+    ) -> Result<BTreeMap<String, i64>, StoreError> {
         let mut out = BTreeMap::new();
-        let mut stmt = self.conn.prepare("SELECT session_id, verdict FROM current_finding")?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT session_id, verdict FROM current_finding")?;
         for r in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
             let (sid, v) = r?;
             if sessions.is_none_or(|s| s.contains(&sid)) {
@@ -891,6 +1093,19 @@ impl Store {
         }
         Ok(out)
     }
+}
+
+/// An item whose text matched a search.
+struct HitRow {
+    sid: i64,
+    seq: i64,
+    key: String,
+    role: String,
+    at: Option<String>,
+    loop_position: Option<i64>,
+    native_id: String,
+    provider: String,
+    body: String,
 }
 
 fn snippet(body: &str, needle_lower: &str) -> String {

@@ -219,7 +219,10 @@ CREATE VIEW current_finding AS
 pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     let current: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if current > SCHEMA_VERSION {
-        return Err(StoreError::NewerSchema { found: current, supported: SCHEMA_VERSION });
+        return Err(StoreError::NewerSchema {
+            found: current,
+            supported: SCHEMA_VERSION,
+        });
     }
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
         let tx = conn.transaction()?;

@@ -50,6 +50,17 @@ pub struct SourceCursor {
     pub offset: u64,
 }
 
+/// One row of the drift table: a native shape an adapter did not translate.
+#[derive(Debug, Clone, Copy)]
+pub struct Drift<'a> {
+    pub provider: &'a str,
+    pub adapter: &'a str,
+    pub runtime_version: &'a str,
+    /// `unrecognized` or `ignored`.
+    pub outcome: &'a str,
+    pub discriminator: &'a str,
+}
+
 /// Counts of what one writer did.
 #[derive(Debug, Clone, Default)]
 pub struct WriteSummary {
@@ -95,14 +106,19 @@ impl Store {
 
     /// Every known source key with its locator (for noticing removed files).
     pub fn source_keys(&self) -> Result<Vec<(String, String, String)>, StoreError> {
-        let mut stmt = self.conn.prepare("SELECT source_key, locator, status FROM source")?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT source_key, locator, status FROM source")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Marks a source's status (for example `missing`) without touching its data.
     pub fn set_source_status(&self, key: &str, status: &str) -> Result<(), StoreError> {
-        self.conn.execute("UPDATE source SET status = ?2 WHERE source_key = ?1", params![key, status])?;
+        self.conn.execute(
+            "UPDATE source SET status = ?2 WHERE source_key = ?1",
+            params![key, status],
+        )?;
         Ok(())
     }
 
@@ -120,15 +136,28 @@ impl Store {
              ON CONFLICT(source_key) DO UPDATE SET provider = excluded.provider,
                  kind = excluded.kind, locator = excluded.locator, adapter = excluded.adapter,
                  session_hint = excluded.session_hint, status = 'active'",
-            params![spec.key, spec.provider, spec.kind, spec.locator, spec.adapter, spec.session_hint],
+            params![
+                spec.key,
+                spec.provider,
+                spec.kind,
+                spec.locator,
+                spec.adapter,
+                spec.session_hint
+            ],
         )?;
-        let source_id: i64 =
-            tx.query_row("SELECT id FROM source WHERE source_key = ?1", [&spec.key], |r| r.get(0))?;
+        let source_id: i64 = tx.query_row(
+            "SELECT id FROM source WHERE source_key = ?1",
+            [&spec.key],
+            |r| r.get(0),
+        )?;
         let mut summary = WriteSummary::default();
         if rebuild {
             reset_source(&tx, source_id, &mut summary)?;
         }
-        let next_seq: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM item", [], |r| r.get(0))?;
+        let next_seq: i64 =
+            tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM item", [], |r| {
+                r.get(0)
+            })?;
         Ok(SourceWriter {
             tx,
             source_id,
@@ -141,7 +170,11 @@ impl Store {
     }
 }
 
-fn reset_source(tx: &Transaction<'_>, source_id: i64, summary: &mut WriteSummary) -> Result<(), StoreError> {
+fn reset_source(
+    tx: &Transaction<'_>,
+    source_id: i64,
+    summary: &mut WriteSummary,
+) -> Result<(), StoreError> {
     {
         let mut stmt = tx.prepare("SELECT session_id FROM session_source WHERE source_id = ?1")?;
         let ids = stmt.query_map([source_id], |r| r.get::<_, i64>(0))?;
@@ -184,7 +217,9 @@ fn take_primary_text(value: &mut SemanticValue) -> Option<String> {
         SemanticValue::Reasoning(r) => r.text.as_mut().map(|t| std::mem::take(&mut t.text)),
         SemanticValue::ToolOutput(o) => o.text.as_mut().map(|t| std::mem::take(&mut t.text)),
         SemanticValue::Subagent(s) => s.text.as_mut().map(|t| std::mem::take(&mut t.text)),
-        SemanticValue::ToolCall(_) | SemanticValue::ShellCall(_) | SemanticValue::Delegation(_) => None,
+        SemanticValue::ToolCall(_) | SemanticValue::ShellCall(_) | SemanticValue::Delegation(_) => {
+            None
+        }
     }
 }
 
@@ -270,7 +305,11 @@ impl<'c> SourceWriter<'c> {
             "SELECT record.id FROM record JOIN source ON source.id = record.source_id
              WHERE source.source_key = ?1 AND record.position = ?2",
         )?;
-        Ok(stmt.query_row(params![r.source.as_str(), r.position as i64], |row| row.get(0)).optional()?)
+        Ok(stmt
+            .query_row(params![r.source.as_str(), r.position as i64], |row| {
+                row.get(0)
+            })
+            .optional()?)
     }
 
     /// The row id of a session, creating a bare row if the session is not known yet.
@@ -324,8 +363,9 @@ impl<'c> SourceWriter<'c> {
         let id = self.session_id(&s.id)?;
         let identity = self.record_id(&s.identity_record)?;
         let d = s.delegated_from.as_ref();
-        self.tx.prepare_cached(
-            "UPDATE session SET cwd = COALESCE(?2, cwd), name = COALESCE(?3, name),
+        self.tx
+            .prepare_cached(
+                "UPDATE session SET cwd = COALESCE(?2, cwd), name = COALESCE(?3, name),
                  created_at = COALESCE(created_at, ?4), forked_from = COALESCE(?5, forked_from),
                  parent_native_id = COALESCE(?6, parent_native_id),
                  parent_call_id = COALESCE(?7, parent_call_id), agent_id = COALESCE(?8, agent_id),
@@ -333,20 +373,20 @@ impl<'c> SourceWriter<'c> {
                  runtime_version = COALESCE(runtime_version, ?10),
                  identity_record_id = COALESCE(identity_record_id, ?11)
              WHERE id = ?1",
-        )?
-        .execute(params![
-            id,
-            s.cwd,
-            s.name,
-            s.created_at,
-            s.forked_from,
-            d.map(|d| d.parent_native_id.as_str()),
-            d.and_then(|d| d.call_id.as_deref()),
-            d.and_then(|d| d.agent_id.as_deref()),
-            d.and_then(|d| d.agent_type.as_deref()),
-            s.runtime_version,
-            identity
-        ])?;
+            )?
+            .execute(params![
+                id,
+                s.cwd,
+                s.name,
+                s.created_at,
+                s.forked_from,
+                d.map(|d| d.parent_native_id.as_str()),
+                d.and_then(|d| d.call_id.as_deref()),
+                d.and_then(|d| d.agent_id.as_deref()),
+                d.and_then(|d| d.agent_type.as_deref()),
+                s.runtime_version,
+                identity
+            ])?;
         Ok(())
     }
 
@@ -424,7 +464,9 @@ impl<'c> SourceWriter<'c> {
             self.tx
                 .prepare_cached("INSERT INTO text_fts (rowid, body) VALUES (?1, ?2)")?
                 .execute(params![id, body])?;
-            self.tx.prepare_cached("UPDATE text SET indexed = 1 WHERE id = ?1")?.execute([id])?;
+            self.tx
+                .prepare_cached("UPDATE text SET indexed = 1 WHERE id = ?1")?
+                .execute([id])?;
         }
         Ok(id)
     }
@@ -440,13 +482,19 @@ impl<'c> SourceWriter<'c> {
         };
         let (tool_name, call_id, exit_code, failed) = match &item.semantic.value {
             SemanticValue::ToolCall(c) => (Some(c.name.clone()), c.call_id.clone(), None, None),
-            SemanticValue::ShellCall(c) => (Some(c.tool_name.clone()), c.call_id.clone(), None, None),
-            SemanticValue::ToolOutput(o) => {
-                (o.tool_name.clone(), o.call_id.clone(), o.exit_code.map(|e| e.code), o.failed)
+            SemanticValue::ShellCall(c) => {
+                (Some(c.tool_name.clone()), c.call_id.clone(), None, None)
             }
+            SemanticValue::ToolOutput(o) => (
+                o.tool_name.clone(),
+                o.call_id.clone(),
+                o.exit_code.map(|e| e.code),
+                o.failed,
+            ),
             _ => (None, None, None, None),
         };
-        let value_json = serde_json::to_string(&value).map_err(|e| StoreError::json("item value", e))?;
+        let value_json =
+            serde_json::to_string(&value).map_err(|e| StoreError::json("item value", e))?;
         let strength = match item.semantic.evidence_strength {
             fornax_types::EvidenceStrength::Structural => "structural",
             fornax_types::EvidenceStrength::Heuristic => "heuristic",
@@ -491,7 +539,9 @@ impl<'c> SourceWriter<'c> {
         for r in &item.records {
             if let Some(rid) = self.record_id(r)? {
                 self.tx
-                    .prepare_cached("INSERT OR IGNORE INTO item_record (item_id, record_id) VALUES (?1, ?2)")?
+                    .prepare_cached(
+                        "INSERT OR IGNORE INTO item_record (item_id, record_id) VALUES (?1, ?2)",
+                    )?
                     .execute(params![item_id, rid])?;
             }
         }
@@ -532,7 +582,12 @@ impl<'c> SourceWriter<'c> {
     }
 
     /// Adds redaction counts (never the secrets) to a session.
-    pub fn add_redactions(&mut self, session: &SessionRef, kind: &str, count: u64) -> Result<(), StoreError> {
+    pub fn add_redactions(
+        &mut self,
+        session: &SessionRef,
+        kind: &str,
+        count: u64,
+    ) -> Result<(), StoreError> {
         let sid = self.session_id(session)?;
         self.tx
             .prepare_cached(
@@ -546,14 +601,17 @@ impl<'c> SourceWriter<'c> {
     /// Counts an `Unrecognized` or `Ignored` outcome for the drift table.
     pub fn add_drift(
         &mut self,
-        provider: &str,
-        adapter: &str,
-        runtime_version: &str,
-        outcome: &str,
-        discriminator: &str,
+        drift: &Drift<'_>,
         count: u64,
         now: &str,
     ) -> Result<(), StoreError> {
+        let Drift {
+            provider,
+            adapter,
+            runtime_version,
+            outcome,
+            discriminator,
+        } = *drift;
         self.tx
             .prepare_cached(
                 "INSERT INTO drift (provider, adapter, runtime_version, outcome, discriminator, count, last_seen)
@@ -610,8 +668,10 @@ pub(crate) fn write_evidence(
     derived: bool,
     source_id: Option<i64>,
 ) -> Result<(), StoreError> {
-    let payload = serde_json::to_string(&e.payload).map_err(|er| StoreError::json("evidence payload", er))?;
-    let source = serde_json::to_string(&e.source).map_err(|er| StoreError::json("evidence source", er))?;
+    let payload =
+        serde_json::to_string(&e.payload).map_err(|er| StoreError::json("evidence payload", er))?;
+    let source =
+        serde_json::to_string(&e.source).map_err(|er| StoreError::json("evidence source", er))?;
     let trust = serde_json::to_value(e.source.trust_class)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
@@ -623,7 +683,10 @@ pub(crate) fn write_evidence(
     let records = if e.records.is_empty() {
         None
     } else {
-        Some(serde_json::to_string(&e.records).map_err(|er| StoreError::json("evidence records", er))?)
+        Some(
+            serde_json::to_string(&e.records)
+                .map_err(|er| StoreError::json("evidence records", er))?,
+        )
     };
     tx.prepare_cached(
         "INSERT INTO evidence (session_id, evidence_key, kind, payload, source, trust_class,

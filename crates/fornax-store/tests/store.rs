@@ -25,7 +25,11 @@ fn text_item(key: &str, source: &str, pos: u64, role: Role, text: &str) -> Inges
         key: key.into(),
         loop_position: Some(0),
         at: Some(format!("2026-01-01T00:00:0{pos}Z")),
-        semantic: Semantic::new(role, SemanticValue::Text(TextValue::full(text)), EvidenceStrength::Structural),
+        semantic: Semantic::new(
+            role,
+            SemanticValue::Text(TextValue::full(text)),
+            EvidenceStrength::Structural,
+        ),
         records: vec![RecordRef::new(SourceId::new(source), pos)],
     })
 }
@@ -33,24 +37,63 @@ fn text_item(key: &str, source: &str, pos: u64, role: Role, text: &str) -> Inges
 fn write_source(store: &mut Store, key: &str, rebuild: bool, texts: &[&str]) {
     let mut w = store.begin_source(&spec(key), rebuild).unwrap();
     for (i, t) in texts.iter().enumerate() {
-        w.add_record(i as u64, Some(ByteRange { start: i as u64 * 10, end: i as u64 * 10 + 9 }), &Fingerprint::of(t.as_bytes()), None).unwrap();
-        w.apply(&text_item(&format!("k{i}"), key, i as u64, Role::AgentFinalAnswer, t)).unwrap();
+        w.add_record(
+            i as u64,
+            Some(ByteRange {
+                start: i as u64 * 10,
+                end: i as u64 * 10 + 9,
+            }),
+            &Fingerprint::of(t.as_bytes()),
+            None,
+        )
+        .unwrap();
+        w.apply(&text_item(
+            &format!("k{i}"),
+            key,
+            i as u64,
+            Role::AgentFinalAnswer,
+            t,
+        ))
+        .unwrap();
     }
-    w.finish(&SourceCursor { offset: texts.len() as u64 * 10, ..Default::default() }, texts.len() as u64, None, 0, 0, 0, "now").unwrap();
+    w.finish(
+        &SourceCursor {
+            offset: texts.len() as u64 * 10,
+            ..Default::default()
+        },
+        texts.len() as u64,
+        None,
+        0,
+        0,
+        0,
+        "now",
+    )
+    .unwrap();
 }
 
 #[test]
 fn items_round_trip_with_their_witnesses() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("f.db")).unwrap();
-    write_source(&mut store, "a", false, &["all tests pass", "committed the fix"]);
+    write_source(
+        &mut store,
+        "a",
+        false,
+        &["all tests pass", "committed the fix"],
+    );
     let root = store.resolve_session("sess").unwrap();
     let family = store.family(root).unwrap();
     assert_eq!(family.items.len(), 1);
     let items = &family.items[0];
     assert_eq!(items.len(), 2);
-    assert_eq!(items[0].semantic.value.primary_text(), Some("all tests pass"));
-    assert_eq!(items[1].records, vec![RecordRef::new(SourceId::new("a"), 1)]);
+    assert_eq!(
+        items[0].semantic.value.primary_text(),
+        Some("all tests pass")
+    );
+    assert_eq!(
+        items[1].records,
+        vec![RecordRef::new(SourceId::new("a"), 1)]
+    );
 }
 
 #[test]
@@ -60,11 +103,14 @@ fn dropping_a_writer_publishes_nothing() {
     {
         let mut w = store.begin_source(&spec("a"), false).unwrap();
         w.add_record(0, None, &Fingerprint::of(b"x"), None).unwrap();
-        w.apply(&text_item("k0", "a", 0, Role::HumanRequest, "hello")).unwrap();
+        w.apply(&text_item("k0", "a", 0, Role::HumanRequest, "hello"))
+            .unwrap();
         // No finish: simulated crash.
     }
     assert!(store.source_state("a").unwrap().is_none());
-    let r = store.query("SELECT COUNT(*) FROM item", QueryLimits::default()).unwrap();
+    let r = store
+        .query("SELECT COUNT(*) FROM item", QueryLimits::default())
+        .unwrap();
     assert_eq!(r.rows[0][0], json!(0));
 }
 
@@ -74,9 +120,13 @@ fn rebuild_replaces_a_sources_items() {
     let mut store = Store::open(&dir.path().join("f.db")).unwrap();
     write_source(&mut store, "a", false, &["one", "two", "three"]);
     write_source(&mut store, "a", true, &["uno"]);
-    let r = store.query("SELECT COUNT(*) FROM item", QueryLimits::default()).unwrap();
+    let r = store
+        .query("SELECT COUNT(*) FROM item", QueryLimits::default())
+        .unwrap();
     assert_eq!(r.rows[0][0], json!(1));
-    let r = store.query("SELECT COUNT(*) FROM record", QueryLimits::default()).unwrap();
+    let r = store
+        .query("SELECT COUNT(*) FROM record", QueryLimits::default())
+        .unwrap();
     assert_eq!(r.rows[0][0], json!(1));
 }
 
@@ -84,8 +134,18 @@ fn rebuild_replaces_a_sources_items() {
 fn text_is_deduplicated_and_searchable_by_substring() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("f.db")).unwrap();
-    write_source(&mut store, "a", false, &["the ledger rounding is fixed", "the ledger rounding is fixed"]);
-    let r = store.query("SELECT COUNT(*) FROM text", QueryLimits::default()).unwrap();
+    write_source(
+        &mut store,
+        "a",
+        false,
+        &[
+            "the ledger rounding is fixed",
+            "the ledger rounding is fixed",
+        ],
+    );
+    let r = store
+        .query("SELECT COUNT(*) FROM text", QueryLimits::default())
+        .unwrap();
     assert_eq!(r.rows[0][0], json!(1));
     let hits = store.search("dger roun", 10, false).unwrap();
     assert_eq!(hits.len(), 2);
@@ -106,9 +166,14 @@ fn the_query_surface_refuses_writes_attach_and_pragmas() {
         "SELECT 1; DELETE FROM item",
     ] {
         let err = store.query(sql, QueryLimits::default()).unwrap_err();
-        assert!(matches!(err, StoreError::QueryRefused(_) | StoreError::Query(_)), "{sql}: {err}");
+        assert!(
+            matches!(err, StoreError::QueryRefused(_) | StoreError::Query(_)),
+            "{sql}: {err}"
+        );
     }
-    let r = store.query("SELECT COUNT(*) FROM item", QueryLimits::default()).unwrap();
+    let r = store
+        .query("SELECT COUNT(*) FROM item", QueryLimits::default())
+        .unwrap();
     assert_eq!(r.rows[0][0], json!(1));
 }
 
@@ -154,13 +219,48 @@ fn findings_are_append_only_and_latest_is_current() {
         evidence: vec![],
         rule: "test".into(),
     };
-    assert_eq!(store.write_verification(&[id], &[], &[claim.clone()], &[finding(Verdict::Unverified)], "t1").unwrap(), 1);
-    assert_eq!(store.write_verification(&[id], &[], &[claim.clone()], &[finding(Verdict::Unverified)], "t2").unwrap(), 0);
-    assert_eq!(store.write_verification(&[id], &[], &[claim.clone()], &[finding(Verdict::Contradicted)], "t3").unwrap(), 1);
+    assert_eq!(
+        store
+            .write_verification(
+                &[id],
+                &[],
+                std::slice::from_ref(&claim),
+                &[finding(Verdict::Unverified)],
+                "t1"
+            )
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        store
+            .write_verification(
+                &[id],
+                &[],
+                std::slice::from_ref(&claim),
+                &[finding(Verdict::Unverified)],
+                "t2"
+            )
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        store
+            .write_verification(
+                &[id],
+                &[],
+                std::slice::from_ref(&claim),
+                &[finding(Verdict::Contradicted)],
+                "t3"
+            )
+            .unwrap(),
+        1
+    );
     let current = store.findings(&FindingFilter::default()).unwrap();
     assert_eq!(current.len(), 1);
     assert_eq!(current[0].verdict, "CONTRADICTED");
-    let r = store.query("SELECT COUNT(*) FROM finding", QueryLimits::default()).unwrap();
+    let r = store
+        .query("SELECT COUNT(*) FROM finding", QueryLimits::default())
+        .unwrap();
     assert_eq!(r.rows[0][0], json!(2));
 }
 
@@ -182,5 +282,8 @@ fn resolve_session_by_prefix_and_ambiguity() {
     let mut store = Store::open(&dir.path().join("f.db")).unwrap();
     write_source(&mut store, "a", false, &["x"]);
     assert!(store.resolve_session("sess-").is_ok());
-    assert!(matches!(store.resolve_session("zzz"), Err(StoreError::NoSuchSession(_))));
+    assert!(matches!(
+        store.resolve_session("zzz"),
+        Err(StoreError::NoSuchSession(_))
+    ));
 }

@@ -21,7 +21,11 @@ pub struct NativeRecord<'a> {
 
 impl<'a> NativeRecord<'a> {
     pub fn new(record: &'a RecordRef, value: &'a serde_json::Value) -> Self {
-        NativeRecord { record, value, byte_len: 0 }
+        NativeRecord {
+            record,
+            value,
+            byte_len: 0,
+        }
     }
 }
 

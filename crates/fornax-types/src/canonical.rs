@@ -20,7 +20,10 @@ pub struct SessionRef {
 
 impl SessionRef {
     pub fn new(provider: Provider, native_id: impl Into<String>) -> Self {
-        SessionRef { provider, native_id: native_id.into() }
+        SessionRef {
+            provider,
+            native_id: native_id.into(),
+        }
     }
 }
 
@@ -155,7 +158,10 @@ impl Usage {
         add(&mut self.input_tokens, other.input_tokens);
         add(&mut self.cached_input_tokens, other.cached_input_tokens);
         add(&mut self.output_tokens, other.output_tokens);
-        add(&mut self.reasoning_output_tokens, other.reasoning_output_tokens);
+        add(
+            &mut self.reasoning_output_tokens,
+            other.reasoning_output_tokens,
+        );
     }
 
     pub fn is_empty(&self) -> bool {
@@ -191,7 +197,11 @@ pub struct Semantic {
 
 impl Semantic {
     pub fn new(role: Role, value: SemanticValue, evidence_strength: EvidenceStrength) -> Self {
-        Semantic { role, value, evidence_strength }
+        Semantic {
+            role,
+            value,
+            evidence_strength,
+        }
     }
 
     /// Whether the value's shape is the one the role promises.
@@ -217,7 +227,10 @@ impl Semantic {
                 | (AgentToolCallShell, SemanticValue::ShellCall(_))
                 | (AgentDelegation, SemanticValue::Delegation(_))
                 | (ToolOutput, SemanticValue::ToolOutput(_))
-                | (SubagentActivity | SubagentReport, SemanticValue::Subagent(_))
+                | (
+                    SubagentActivity | SubagentReport,
+                    SemanticValue::Subagent(_)
+                )
         )
     }
 }
@@ -326,7 +339,10 @@ impl Role {
 
     /// Text the agent wrote in its own voice: where claims come from.
     pub fn is_agent_voice(self) -> bool {
-        matches!(self, Role::AgentCommentary | Role::AgentFinalAnswer | Role::SubagentReport)
+        matches!(
+            self,
+            Role::AgentCommentary | Role::AgentFinalAnswer | Role::SubagentReport
+        )
     }
 }
 
@@ -371,7 +387,11 @@ pub struct TextValue {
 impl TextValue {
     pub fn full(text: impl Into<String>) -> Self {
         let text = text.into();
-        TextValue { byte_len: text.len() as u64, text, truncated: false }
+        TextValue {
+            byte_len: text.len() as u64,
+            text,
+            truncated: false,
+        }
     }
 
     /// Keeps at most `limit` bytes, as a head and a tail joined by an elision marker, so that
@@ -388,7 +408,11 @@ impl TextValue {
         s.push_str(&text[..head_end]);
         s.push_str(&format!("\n[… {elided} bytes elided …]\n"));
         s.push_str(&text[tail_start..]);
-        TextValue { text: s, byte_len: text.len() as u64, truncated: true }
+        TextValue {
+            text: s,
+            byte_len: text.len() as u64,
+            truncated: true,
+        }
     }
 }
 
@@ -553,16 +577,31 @@ mod tests {
             reasoning_output_tokens: Some(5),
         };
         assert!(ok.validate().is_ok());
-        let bad = Usage { cached_input_tokens: Some(11), ..ok };
-        assert!(matches!(bad.validate(), Err(UsageError::CachedExceedsInput { .. })));
-        let bad = Usage { reasoning_output_tokens: Some(6), ..ok };
-        assert!(matches!(bad.validate(), Err(UsageError::ReasoningExceedsOutput { .. })));
+        let bad = Usage {
+            cached_input_tokens: Some(11),
+            ..ok
+        };
+        assert!(matches!(
+            bad.validate(),
+            Err(UsageError::CachedExceedsInput { .. })
+        ));
+        let bad = Usage {
+            reasoning_output_tokens: Some(6),
+            ..ok
+        };
+        assert!(matches!(
+            bad.validate(),
+            Err(UsageError::ReasoningExceedsOutput { .. })
+        ));
     }
 
     #[test]
     fn usage_missing_is_not_zero() {
         let mut u = Usage::default();
-        u.accumulate(&Usage { output_tokens: Some(3), ..Usage::default() });
+        u.accumulate(&Usage {
+            output_tokens: Some(3),
+            ..Usage::default()
+        });
         assert_eq!(u.output_tokens, Some(3));
         assert_eq!(u.input_tokens, None);
         let json = serde_json::to_value(u).unwrap();
@@ -580,7 +619,11 @@ mod tests {
 
     #[test]
     fn capped_text_keeps_head_and_tail() {
-        let text = format!("{}{}", "a".repeat(1000), "test result: FAILED. 1 passed; 2 failed");
+        let text = format!(
+            "{}{}",
+            "a".repeat(1000),
+            "test result: FAILED. 1 passed; 2 failed"
+        );
         let v = TextValue::capped(&text, 100);
         assert!(v.truncated);
         assert_eq!(v.byte_len, text.len() as u64);

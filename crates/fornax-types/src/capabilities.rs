@@ -173,7 +173,11 @@ impl RuntimeCapabilities {
             class,
             CapabilitySignal {
                 availability,
-                detail: if detail.is_empty() { None } else { Some(detail) },
+                detail: if detail.is_empty() {
+                    None
+                } else {
+                    Some(detail)
+                },
             },
         );
         self
@@ -193,8 +197,10 @@ impl RuntimeCapabilities {
 
     /// Stamps the reserved notes.
     pub fn stamped(mut self, session_id: &str, adapter_version: &str) -> Self {
-        self.notes.insert(Self::NOTE_SESSION_ID.into(), session_id.into());
-        self.notes.insert(Self::NOTE_ADAPTER_VERSION.into(), adapter_version.into());
+        self.notes
+            .insert(Self::NOTE_SESSION_ID.into(), session_id.into());
+        self.notes
+            .insert(Self::NOTE_ADAPTER_VERSION.into(), adapter_version.into());
         self
     }
 }
@@ -220,7 +226,10 @@ mod tests {
         }))
         .unwrap();
         let sig = &caps.signals[&SignalClass::Unrecognized("telepathy".into())];
-        assert_eq!(sig.availability, SignalAvailability::Unrecognized("partially".into()));
+        assert_eq!(
+            sig.availability,
+            SignalAvailability::Unrecognized("partially".into())
+        );
         let back = serde_json::to_value(&caps).unwrap();
         assert_eq!(back["signals"]["telepathy"]["availability"], "partially");
         assert!(!caps.is_available(&SignalClass::Unrecognized("telepathy".into())));
@@ -234,6 +243,9 @@ mod tests {
             "",
         );
         assert!(caps.is_available(&SignalClass::ProcessResult));
-        assert_eq!(caps.availability(&SignalClass::Reasoning), SignalAvailability::Unknown);
+        assert_eq!(
+            caps.availability(&SignalClass::Reasoning),
+            SignalAvailability::Unknown
+        );
     }
 }

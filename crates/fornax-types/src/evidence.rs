@@ -216,10 +216,16 @@ pub struct PayloadError {
     pub message: String,
 }
 
-fn check<T: DeserializeOwned>(kind: EvidenceKind, payload: &serde_json::Value) -> Result<(), PayloadError> {
+fn check<T: DeserializeOwned>(
+    kind: EvidenceKind,
+    payload: &serde_json::Value,
+) -> Result<(), PayloadError> {
     T::deserialize(payload)
         .map(|_| ())
-        .map_err(|e| PayloadError { kind: kind.as_str(), message: e.to_string() })
+        .map_err(|e| PayloadError {
+            kind: kind.as_str(),
+            message: e.to_string(),
+        })
 }
 
 /// Checks that `payload` is exactly the closed shape of `kind`.
@@ -332,7 +338,10 @@ fn pre_provenance_method() -> CollectionMethod {
     CollectionMethod::PreProvenance
 }
 fn pre_provenance_freshness() -> Freshness {
-    Freshness { clock: ClockSource::PreProvenance, caveat: None }
+    Freshness {
+        clock: ClockSource::PreProvenance,
+        caveat: None,
+    }
 }
 fn pre_provenance_boundary() -> String {
     "unknown (record predates tamper-boundary tracking)".to_string()

@@ -112,7 +112,9 @@ mod tests {
     #[test]
     fn unsupported_version_names_version_and_set() {
         let text = r#"{"schema_version":9,"provider":"codex","adapter_version":"1","content_class":"x","fields":{}}"#;
-        let err = serde_json::from_str::<ExtensionEnvelope>(text).unwrap_err().to_string();
+        let err = serde_json::from_str::<ExtensionEnvelope>(text)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("schema_version 9"), "{err}");
         assert!(err.contains("[1, 2]"), "{err}");
     }

@@ -153,7 +153,10 @@ mod tests {
     #[test]
     fn verdict_wire_names() {
         for v in Verdict::ALL {
-            assert_eq!(serde_json::to_string(&v).unwrap(), format!("\"{}\"", v.as_str()));
+            assert_eq!(
+                serde_json::to_string(&v).unwrap(),
+                format!("\"{}\"", v.as_str())
+            );
             assert_eq!(Verdict::parse(&v.as_str().to_lowercase()), Some(v));
         }
     }

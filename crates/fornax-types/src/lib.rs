@@ -41,10 +41,9 @@ pub use adapter::{
     AdapterDescriptor, AgentAdapter, CapabilityProbe, Framing, NativeRecord, NormalizationOutcome,
 };
 pub use canonical::{
-    Connector, Delegation, EvidenceStrength, ExitCode, Invocation, Item, Loop, LoopEnd, LoopOutcome,
-    ReasoningMode, ReasoningValue, Role, Semantic, SemanticValue, Session, SessionRef,
-    ShellCallValue, SubagentValue, TextValue, ToolCallValue, ToolOutputValue, Usage,
-    UsageError,
+    Connector, Delegation, EvidenceStrength, ExitCode, Invocation, Item, Loop, LoopEnd,
+    LoopOutcome, ReasoningMode, ReasoningValue, Role, Semantic, SemanticValue, Session, SessionRef,
+    ShellCallValue, SubagentValue, TextValue, ToolCallValue, ToolOutputValue, Usage, UsageError,
 };
 pub use capabilities::{CapabilitySignal, RuntimeCapabilities, SignalAvailability, SignalClass};
 pub use evidence::{

@@ -20,15 +20,27 @@ pub struct SensorOutcome {
 
 impl SensorOutcome {
     pub fn nothing() -> Self {
-        SensorOutcome { evidence: Vec::new(), state: SignalAvailability::Available, detail: None }
+        SensorOutcome {
+            evidence: Vec::new(),
+            state: SignalAvailability::Available,
+            detail: None,
+        }
     }
 
     pub fn collected(evidence: Vec<Evidence>) -> Self {
-        SensorOutcome { evidence, state: SignalAvailability::Available, detail: None }
+        SensorOutcome {
+            evidence,
+            state: SignalAvailability::Available,
+            detail: None,
+        }
     }
 
     pub fn unobservable(state: SignalAvailability, detail: impl Into<String>) -> Self {
-        SensorOutcome { evidence: Vec::new(), state, detail: Some(detail.into()) }
+        SensorOutcome {
+            evidence: Vec::new(),
+            state,
+            detail: Some(detail.into()),
+        }
     }
 }
 

@@ -12,7 +12,9 @@ use crate::canonical::{Connector, Invocation};
 enum Token {
     Word(String),
     Op(Connector),
-    Redirect { append: bool },
+    Redirect {
+        append: bool,
+    },
     /// A redirection whose target is a descriptor (`2>&1`, `>&2`) or that reads input.
     RedirectOther,
 }
@@ -170,7 +172,10 @@ fn tokenize(cmd: &str) -> Vec<Token> {
                 if chars.peek() == Some(&'&') {
                     chars.next();
                     // `>&2`: descriptor duplication, consume the descriptor.
-                    while chars.peek().is_some_and(|c| c.is_ascii_digit() || *c == '-') {
+                    while chars
+                        .peek()
+                        .is_some_and(|c| c.is_ascii_digit() || *c == '-')
+                    {
                         chars.next();
                     }
                     continue;
@@ -214,10 +219,10 @@ pub fn parse_invocations(command: &str) -> Vec<Invocation> {
     let mut pending_input = false;
 
     let finish = |words: &mut Vec<String>,
-                      redirects: &mut Vec<String>,
-                      then: Option<Connector>,
-                      cwd: &mut Option<String>,
-                      out: &mut Vec<Invocation>| {
+                  redirects: &mut Vec<String>,
+                  then: Option<Connector>,
+                  cwd: &mut Option<String>,
+                  out: &mut Vec<Invocation>| {
         let mut env = Vec::new();
         let mut rest = std::mem::take(words).into_iter().peekable();
         while rest.peek().is_some_and(|w| is_assignment(w)) {
@@ -291,7 +296,10 @@ mod tests {
     use super::*;
 
     fn programs(cmd: &str) -> Vec<(String, Vec<String>)> {
-        parse_invocations(cmd).into_iter().map(|i| (i.program, i.argv)).collect()
+        parse_invocations(cmd)
+            .into_iter()
+            .map(|i| (i.program, i.argv))
+            .collect()
     }
 
     #[test]
@@ -346,7 +354,17 @@ mod tests {
 
     #[test]
     fn never_fails_on_garbage() {
-        for s in ["", "   ", "\"unterminated", "&&", "| |", ")(", "$((", "2>", "a\\"] {
+        for s in [
+            "",
+            "   ",
+            "\"unterminated",
+            "&&",
+            "| |",
+            ")(",
+            "$((",
+            "2>",
+            "a\\",
+        ] {
             let _ = parse_invocations(s);
         }
         assert!(parse_invocations("   ").is_empty());

@@ -56,6 +56,10 @@ use crate::{
 pub const WIRE_VERSION: u32 = 1;
 
 /// Everything that may flow from capture towards the store.
+///
+/// Variants differ in size; messages are produced and consumed one at a time, never stored in
+/// bulk, so boxing the large ones would only add allocations on the hot path.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum IngestMessage {
@@ -112,7 +116,10 @@ pub struct WireMessage {
 
 impl WireMessage {
     pub fn new(message: IngestMessage) -> Self {
-        WireMessage { v: WIRE_VERSION, message }
+        WireMessage {
+            v: WIRE_VERSION,
+            message,
+        }
     }
 
     pub fn to_json(&self) -> String {
@@ -141,7 +148,10 @@ impl<'de> Deserialize<'de> for WireMessage {
             )));
         }
         let message = IngestMessage::deserialize(value).map_err(serde::de::Error::custom)?;
-        Ok(WireMessage { v: WIRE_VERSION, message })
+        Ok(WireMessage {
+            v: WIRE_VERSION,
+            message,
+        })
     }
 }
 
@@ -192,7 +202,7 @@ mod tests {
                     call_id: Some("toolu_1".into()),
                     tool_name: "Bash".into(),
                     command: "cargo test".into(),
-                    invocations: crate::shell::parse_invocations("cargo test"),
+                    invocations: shell::parse_invocations("cargo test"),
                     cwd: None,
                     timeout_ms: None,
                 }),
