@@ -7,8 +7,10 @@
 // Invariants:
 // * Never breaks opencode: no hook throws, rejects or waits on the child. A missing binary, a child
 //   that dies, a broken pipe or a payload that cannot be serialized is swallowed.
-// * Never keeps opencode alive: the child and its pipe are unref'd and no timer is armed; a dead
-//   child is respawned lazily, on a later hook, after a growing back-off.
+// * Never keeps opencode alive: the child and its pipe are unref'd and every timer too. A write
+//   the child does not drain within STALL_MS (a stuck child) gets the child abandoned, since a
+//   pending write alone would hold the event loop. A dead child is respawned lazily, on a later
+//   hook, after a growing back-off.
 // * Bounded: lines wait in a capped queue while no child runs and are dropped (oldest first) past
 //   the cap; a child that stops reading makes new lines drop instead of piling up in memory.
 // * Node built-ins only, and only plugin functions are exported (opencode calls every export).
@@ -20,6 +22,7 @@ const PIPE_LIMIT_BYTES = 16 * 1024 * 1024;
 const STRING_LIMIT = 1024 * 1024;
 const BACKOFF_MS = [500, 1000, 2000, 5000, 15000, 30000, 60000];
 const STABLE_AFTER_MS = 60000;
+const STALL_MS = 3000;
 
 function binary() {
   const configured = process.env.FORNAX_BIN;
@@ -58,6 +61,8 @@ function createForwarder() {
   let retryAt = 0;
   let queue = [];
   let queuedBytes = 0;
+  let stallTimer = null;
+  let drainedSinceCheck = false;
 
   function enqueue(line) {
     queue.push(line);
@@ -70,6 +75,15 @@ function createForwarder() {
   function died(which) {
     if (child !== which) return;
     child = null;
+    if (stallTimer !== null) {
+      clearTimeout(stallTimer);
+      stallTimer = null;
+    }
+    try {
+      if (which.stdin) which.stdin.destroy(); // releases the pipe and any write it still holds
+    } catch {
+      // Already closed.
+    }
     if (Date.now() - startedAt > STABLE_AFTER_MS) failures = 0;
     failures += 1;
     retryAt = Date.now() + BACKOFF_MS[Math.min(failures, BACKOFF_MS.length) - 1];
@@ -95,6 +109,9 @@ function createForwarder() {
       proc.on("exit", () => died(proc));
       if (proc.stdin) {
         proc.stdin.on("error", () => died(proc));
+        proc.stdin.on("drain", () => {
+          drainedSinceCheck = true;
+        });
         if (typeof proc.stdin.unref === "function") proc.stdin.unref();
       }
       if (typeof proc.unref === "function") proc.unref();
@@ -105,12 +122,34 @@ function createForwarder() {
     if (typeof proc.pid !== "number" || !proc.stdin) died(proc);
   }
 
+  // A child that stops reading: drop it (and what it did not read) instead of holding opencode.
+  function watchForStall(proc) {
+    if (stallTimer !== null) return;
+    drainedSinceCheck = false;
+    stallTimer = setTimeout(() => {
+      stallTimer = null;
+      if (child !== proc || !proc.stdin || (proc.stdin.writableLength || 0) === 0) return;
+      if (drainedSinceCheck) {
+        watchForStall(proc); // slow but reading: look again later
+        return;
+      }
+      died(proc);
+      try {
+        proc.kill();
+      } catch {
+        // Already gone.
+      }
+    }, STALL_MS);
+    if (typeof stallTimer.unref === "function") stallTimer.unref();
+  }
+
   function write(line) {
     const stdin = child && child.stdin;
     if (!stdin || stdin.destroyed || stdin.writableEnded) return false;
     if ((stdin.writableLength || 0) > PIPE_LIMIT_BYTES) return true; // dropped: the child lags
     try {
       stdin.write(line);
+      if ((stdin.writableLength || 0) > 0) watchForStall(child);
       return true;
     } catch {
       died(child);

@@ -11,31 +11,93 @@ use fornax_types::{
 };
 
 pub(crate) fn plugin() -> RuntimeCapabilities {
-    RuntimeCapabilities::new(Provider::Opencode, SourceKind::PluginStream)
-        .declare(C::SessionLifecycle, A::Available, "session.created/updated events carry the session document")
-        .declare(C::LoopLifecycle, A::Available, "a user message opens a loop; the assistant's terminal finish or session.idle ends it")
-        .declare(C::HumanInput, A::Available, "chat.message hook and user text parts")
-        .declare(C::FinalResponse, A::Available, "last assistant text part of a loop, from message.part.updated")
-        .declare(C::AgentCommentary, A::Available, "assistant text parts from message.part.updated")
-        .declare(C::Reasoning, A::Available, "reasoning parts; OpenAI models expose summaries only")
-        .declare(C::ToolInvocation, A::Available, "tool.execute.before arguments and tool parts")
-        .declare(C::ToolOutput, A::Available, "tool.execute.after output and completed/error tool parts")
-        .declare(C::ProcessResult, A::Available, "bash output.metadata.exit")
-        .declare(C::FileMutation, A::Available, "write/edit/multiedit/apply_patch/patch tool calls; files changed by shell commands are not attributed")
-        .declare(C::SubagentLifecycle, A::Unavailable, "task tool calls are recorded as tool calls and child sessions link by parentID; no subagent items are produced")
+    declare(
+        SourceKind::PluginStream,
+        [
+            (
+                C::SessionLifecycle,
+                A::Available,
+                "session.created/updated carry the session document",
+            ),
+            (C::LoopLifecycle, A::Available, LOOPS),
+            (
+                C::HumanInput,
+                A::Available,
+                "chat.message hook and user text parts",
+            ),
+            (
+                C::FinalResponse,
+                A::Available,
+                "last assistant text part of a loop",
+            ),
+            (
+                C::AgentCommentary,
+                A::Available,
+                "assistant text parts from message.part.updated",
+            ),
+            (C::Reasoning, A::Available, REASONING),
+            (
+                C::ToolInvocation,
+                A::Available,
+                "tool.execute.before arguments and tool parts",
+            ),
+            (
+                C::ToolOutput,
+                A::Available,
+                "tool.execute.after output and ended tool parts",
+            ),
+            (C::ProcessResult, A::Available, "bash output.metadata.exit"),
+            (C::FileMutation, A::Available, FILES),
+            (C::SubagentLifecycle, A::Unavailable, SUBAGENTS),
+        ],
+    )
 }
 
 pub(crate) fn storage() -> RuntimeCapabilities {
-    RuntimeCapabilities::new(Provider::Opencode, SourceKind::File)
-        .declare(C::SessionLifecycle, A::Available, "session documents")
-        .declare(C::LoopLifecycle, A::Available, "user messages open loops; the assistant message's terminal finish ends them")
-        .declare(C::HumanInput, A::Available, "user text parts")
-        .declare(C::FinalResponse, A::Available, "last assistant text part of an ended loop")
-        .declare(C::AgentCommentary, A::Available, "assistant text parts")
-        .declare(C::Reasoning, A::Available, "reasoning parts; OpenAI models expose summaries only")
-        .declare(C::ToolInvocation, A::Available, "tool parts: state.input")
-        .declare(C::ToolOutput, A::Available, "tool parts: state.output / state.error")
-        .declare(C::ProcessResult, A::Available, "bash tool parts: state.metadata.exit (absent in pre-1.0 documents)")
-        .declare(C::FileMutation, A::Available, "write/edit/multiedit/apply_patch/patch tool parts; files changed by shell commands are not attributed")
-        .declare(C::SubagentLifecycle, A::Unavailable, "task tool calls are recorded as tool calls and child sessions link by parentID; no subagent items are produced")
+    declare(
+        SourceKind::File,
+        [
+            (C::SessionLifecycle, A::Available, "session documents"),
+            (C::LoopLifecycle, A::Available, LOOPS),
+            (C::HumanInput, A::Available, "user text parts"),
+            (
+                C::FinalResponse,
+                A::Available,
+                "last assistant text part of an ended loop",
+            ),
+            (C::AgentCommentary, A::Available, "assistant text parts"),
+            (C::Reasoning, A::Available, REASONING),
+            (C::ToolInvocation, A::Available, "tool parts: state.input"),
+            (
+                C::ToolOutput,
+                A::Available,
+                "tool parts: state.output, state.error",
+            ),
+            (
+                C::ProcessResult,
+                A::Available,
+                "bash parts: state.metadata.exit (absent before 1.0)",
+            ),
+            (C::FileMutation, A::Available, FILES),
+            (C::SubagentLifecycle, A::Unavailable, SUBAGENTS),
+        ],
+    )
+}
+
+const LOOPS: &str =
+    "a user message opens a loop; the assistant's terminal finish or idleness ends it";
+const REASONING: &str = "reasoning parts; OpenAI models expose summaries only";
+const FILES: &str = "write, edit, multiedit, apply_patch and patch calls; \
+    files changed by shell commands are not attributed";
+const SUBAGENTS: &str =
+    "task calls are plain tool calls and child sessions link by parentID; no subagent items";
+
+fn declare<const N: usize>(
+    transport: SourceKind,
+    signals: [(C, A, &str); N],
+) -> RuntimeCapabilities {
+    signals.into_iter().fold(
+        RuntimeCapabilities::new(Provider::Opencode, transport),
+        |caps, (class, state, detail)| caps.declare(class, state, detail),
+    )
 }

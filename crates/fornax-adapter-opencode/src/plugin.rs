@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 use crate::json::{at, raw_str_at, short, str_at, type_name};
 use crate::outcome::{outcome, CHECKPOINT_VERSION};
-use crate::tracker::{Ctx, Handled, Tracker, Transport};
+use crate::tracker::{Call, Ctx, Handled, Tracker, Transport};
 use crate::ADAPTER_VERSION;
 
 /// Most parts read from one `chat.message` call.
@@ -281,7 +281,8 @@ impl OpencodePluginAdapter {
     }
 
     /// `tool.execute.before(input {tool, sessionID, callID}, output {args})` and
-    /// `tool.execute.after(input {tool, sessionID, callID, args?}, output {title, output, metadata})`.
+    /// `tool.execute.after(input {tool, sessionID, callID, args?},
+    /// output {title, output, metadata})`.
     fn tool_hook(
         &mut self,
         hint: &str,
@@ -296,18 +297,19 @@ impl OpencodePluginAdapter {
         let Some(call_id) = str_at(input, &["callID"]) else {
             return Handled::Ignored("tool hook without a call id");
         };
-        let tool = str_at(input, &["tool"]).unwrap_or("unknown");
+        let call = Call {
+            tool: str_at(input, &["tool"]).unwrap_or("unknown"),
+            id: call_id,
+        };
         let sid = self
             .tracker
             .resolve_session(str_at(input, &["sessionID"]), hint);
         if after {
             let args = at(input, &["args"]);
-            self.tracker
-                .tool_after(&sid, tool, call_id, args, output, ctx, out);
+            self.tracker.tool_after(&sid, call, args, output, ctx, out);
         } else {
             let args = at(output, &["args"]).unwrap_or(&null);
-            self.tracker
-                .tool_before(&sid, tool, call_id, args, ctx, out);
+            self.tracker.tool_before(&sid, call, args, ctx, out);
         }
         Handled::Done
     }
