@@ -155,7 +155,9 @@ pub(crate) fn int_after(line: &str, prefix: &str) -> Option<i64> {
 
 /// Seconds (as written, possibly fractional) to whole milliseconds.
 pub(crate) fn seconds_to_ms(secs: f64) -> Option<u64> {
-    (0.0..1e12).contains(&secs).then(|| (secs * 1000.0).round() as u64)
+    (0.0..1e12)
+        .contains(&secs)
+        .then(|| (secs * 1000.0).round() as u64)
 }
 
 /// `{secs, nanos}` durations written by Rust's serde for `std::time::Duration`.

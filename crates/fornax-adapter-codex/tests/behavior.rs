@@ -456,6 +456,7 @@ fn every_exit_code_encoding_is_structural() {
         ("exit_code_text_process_exited", 1),
         ("exit_code_content_array", 0),
         ("exit_code_exec_command_end", 101),
+        ("exit_code_local_shell_call", 2),
     ] {
         let p = project(name);
         let out = p.output("call_exit_1");
@@ -482,4 +483,90 @@ fn every_exit_code_encoding_is_structural() {
             "{name}"
         );
     }
+}
+
+/// Pairing tables keep the newest entries only, and a checkpoint stays small however long the
+/// rollout runs.
+#[test]
+fn pairing_state_stays_bounded() {
+    use fornax_types::{AgentAdapter, NativeRecord, RecordRef, SourceId};
+    use serde_json::json;
+    let mut adapter = CodexAdapter::default();
+    let source = SourceId::new("bounded");
+    let mut feed = |i: u64, v: serde_json::Value| {
+        let record = RecordRef::new(source.clone(), i);
+        adapter
+            .normalize("rollout-x", &NativeRecord::new(&record, &v))
+            .messages()
+    };
+    feed(
+        0,
+        json!({"timestamp": "2026-01-01T00:00:00Z", "type": "session_meta", "payload": {"id": "s-bounded", "cli_version": "0.98.0"}}),
+    );
+    for i in 1..=5000u64 {
+        let args = json!({"cmd": format!("echo {i}")}).to_string();
+        feed(
+            i,
+            json!({"timestamp": "2026-01-01T00:00:01Z", "type": "response_item", "payload": {"type": "function_call", "name": "exec_command", "arguments": args, "call_id": format!("c{i}")}}),
+        );
+    }
+    // The oldest call fell out of the table: its late output still publishes, unnamed.
+    let out = feed(
+        5001,
+        json!({"timestamp": "2026-01-01T00:00:02Z", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": "Process exited with code 0\nOutput:\nok"}}),
+    );
+    let IngestMessage::Item(item) = &out[0] else {
+        panic!("{out:?}")
+    };
+    let SemanticValue::ToolOutput(value) = &item.semantic.value else {
+        panic!()
+    };
+    assert_eq!(value.tool_name, None);
+    assert_eq!(value.exit_code.map(|e| e.code), Some(0));
+    // A recent call is still paired.
+    let out = feed(
+        5002,
+        json!({"timestamp": "2026-01-01T00:00:02Z", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c5000", "output": "ok"}}),
+    );
+    let IngestMessage::Item(item) = &out[0] else {
+        panic!()
+    };
+    let SemanticValue::ToolOutput(value) = &item.semantic.value else {
+        panic!()
+    };
+    assert_eq!(value.tool_name.as_deref(), Some("exec_command"));
+    assert_eq!(item.loop_position, None);
+    let checkpoint = serde_json::to_string(&adapter.checkpoint().unwrap()).unwrap();
+    assert!(
+        checkpoint.len() < 2_000_000,
+        "checkpoint is {} bytes",
+        checkpoint.len()
+    );
+}
+
+#[test]
+fn huge_texts_are_capped_with_their_length_kept() {
+    use fornax_types::{AgentAdapter, NativeRecord, RecordRef, SourceId};
+    use serde_json::json;
+    let mut adapter = CodexAdapter::default();
+    let record = RecordRef::new(SourceId::new("huge"), 0);
+    let text = format!("{}\ntest result: ok. 1 passed", "x".repeat(3_000_000));
+    let v = json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]});
+    let msgs = adapter
+        .normalize("h", &NativeRecord::new(&record, &v))
+        .messages();
+    let item = msgs
+        .iter()
+        .find_map(|m| match m {
+            IngestMessage::Item(i) => Some(i),
+            _ => None,
+        })
+        .unwrap();
+    let SemanticValue::Text(t) = &item.semantic.value else {
+        panic!()
+    };
+    assert!(t.truncated);
+    assert_eq!(t.byte_len, text.len() as u64);
+    assert!(t.text.len() < 200_000);
+    assert!(t.text.ends_with("1 passed"));
 }
