@@ -95,7 +95,6 @@ impl CodexAdapter {
     }
 
     pub(crate) fn task_started(&mut self, p: &Value, cx: &mut Ctx<'_>) -> Handled {
-        self.st.explicit_turns = true;
         let turn_id = nonempty(p, "turn_id").map(str::to_string);
         if let Some(l) = &mut self.st.current {
             let same_turn = turn_id.is_some() && l.lp.native_id == turn_id;
@@ -117,7 +116,6 @@ impl CodexAdapter {
     }
 
     pub(crate) fn task_complete(&mut self, p: &Value, cx: &mut Ctx<'_>) -> Handled {
-        self.st.explicit_turns = true;
         if self.st.current.is_none() {
             return Handled::Ignored("turn end without an open loop");
         }

@@ -18,7 +18,7 @@ pub(crate) const OUTPUT_TABLE_CAP: usize = 256;
 /// Unified-exec processes still running, by session id.
 pub(crate) const EXEC_SESSION_CAP: usize = 256;
 /// Messages (and reasoning parts) per loop remembered for pairing witnesses.
-pub(crate) const SCOPE_ENTRY_CAP: usize = 64;
+pub(crate) const SCOPE_ENTRY_CAP: usize = 32;
 
 /// Version of the checkpoint format.
 pub(crate) const CHECKPOINT_SCHEMA: u32 = 1;
@@ -31,8 +31,6 @@ pub(crate) struct State {
     pub version: Option<String>,
     /// The model of the latest turn context.
     pub model: Option<String>,
-    /// Whether this file writes explicit turn boundaries (`task_started` / `task_complete`).
-    pub explicit_turns: bool,
     pub next_loop: u32,
     pub current: Option<LoopState>,
     /// The most recently closed loop (late usage reports still belong to it).
