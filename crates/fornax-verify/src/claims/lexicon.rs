@@ -1,0 +1,356 @@
+//! The words claims are made of, as regular expressions over lower-cased prose whose inline
+//! code has been blanked out (so a word inside `` `...` `` never counts).
+//!
+//! Every pattern uses word boundaries. Typographic apostrophes are accepted wherever a
+//! contraction is.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+fn re(pattern: &str) -> Regex {
+    // The patterns are constants of this module; the tests compile every one of them.
+    Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("empty pattern compiles"))
+}
+
+macro_rules! pattern {
+    ($name:ident, $re:expr) => {
+        pub static $name: LazyLock<Regex> = LazyLock::new(|| re($re));
+    };
+}
+
+// A blanked code span: a backtick, filler, a backtick.
+pub const CODE: &str = r"`x*`";
+
+// Phrases that report success with a negative word in them (`no issues`, `0 failed`); they
+// are success predicates and shield their words from the negation and failure markers.
+pattern!(
+    OK_PHRASE,
+    r"(?x)
+    \b(?:no|zero|0|without(?:\s+any)?|with\s+(?:no|zero|0))\s+
+        (?:new\s+|remaining\s+|more\s+|further\s+|test\s+|lint\s+|linter\s+|type\s+|typing\s+|compile\s+|compiler\s+|compilation\s+|build\s+|clippy\s+|eslint\s+|mypy\s+|tsc\s+)*
+        (?:failures?|failing(?:\s+tests?)?|failed(?:\s+tests?)?|errors?|warnings?|issues?|problems?|complaints?|findings?|regressions?|diagnostics?|offen[cs]es?|violations?|lints?)\b
+    | \bnothing\s+(?:failed|fails|broke|regressed|flagged|to\s+report)\b
+    | \bnone\s+(?:of\s+them\s+)?(?:failed|fail)\b
+    | \bno\s+longer\s+(?:fails?|failing|errors?|panics?|crash(?:es)?|breaks?|flakes?|flaky)\b
+    | \ball\s+checks\s+passed\b
+    | \bnot\s+a\s+single\s+(?:failure|error|warning)\b
+    | [✅✔☑]
+    "
+);
+
+// Phrases that look negative or failing but are neither: counts of skipped tests, `as
+// expected`, `no code change`, errors that were fixed.
+pattern!(
+    NEUTRAL,
+    r"(?x)
+    \bas\s+expected\b
+    | \bno\s+(?:code\s+|source\s+|other\s+|further\s+|functional\s+|behaviou?ral\s+)?changes?\b
+    | \bwithout\s+(?:any\s+)?(?:code\s+|source\s+|other\s+|functional\s+|behaviou?ral\s+)?changes?\b
+    | \bwithout\s+(?:changing|touching|modifying)\b
+    | \b\d+\s+(?:tests?\s+)?(?:skipped|deselected|ignored|pending|todo|xfailed|filtered(?:\s+out)?|excluded)\b
+    | \b(?:previously|formerly|originally|earlier)[-\s]+(?:failing|broken|failed)\b
+    | \b(?:fix(?:ed|es|ing)?|resolv(?:ed|es|ing)|address(?:ed|es|ing)|correct(?:ed|ing)|remov(?:ed|es|ing)|eliminat(?:ed|es|ing)|clean(?:ed|ing)\s+up|silenc(?:ed|es|ing)|handl(?:ed|es|ing)|after)\s+
+        (?:(?:the|all|both|those|these|its|their|a|an|one|two|three|four|five|remaining|\d+|`x*`|[a-z][\w-]*)\s+){0,3}
+        (?:failures?|errors?|failing\s+tests?|warnings?|regressions?|issues?|breakages?|panics?|crash(?:es)?|leaks?|bugs?|lints?)\b
+    | \b(?:failure|error)\s+(?:case|cases|mode|modes|path|paths|handling|message|messages|type|types|variant|variants|branch|code|codes)\b
+    | \bfail[-\s](?:fast|safe|over)\b
+    | \bregression[-\s]+(?:tests?|cases?|suites?|coverage|checks?|specs?)\b
+    | \b(?:tests?|specs?|cases?|coverage)\s+for\s+(?:the\s+|an?\s+)?(?:[\w`-]+\s+){0,2}?(?:errors?|failures?|failing\s+\w+|panics?|crash(?:es)?|regressions?|leaks?)\b
+    | \bunless\s+overridden\b
+    "
+);
+
+pattern!(
+    FAILURE,
+    r"(?x)
+    \b(?:fail(?:s|ed|ing|ure|ures)?|broken|breaks|broke|errors?|errored|panic(?:s|ked|king)?|crash(?:es|ed|ing)?
+        |leak(?:s|ed|ing)?|regress(?:ed|es|ion|ions)?|flak(?:y|iness|es)|timed\s+out|times\s+out|timeout|hangs|hung
+        |aborted|segfault(?:s|ed)?|red|except|apart\s+from|other\s+than|aside\s+from|remain(?:s|ing)?\s+(?:open|failing|broken))\b
+    | [❌✗✘]
+    "
+);
+
+pattern!(
+    NEGATION,
+    r"\b(?:not|never|no|none|nothing|neither|nor|cannot|unable|without|skipped|skipping)\b|\b\w+n['’]t\b"
+);
+
+pattern!(
+    HEDGE,
+    r"(?x)
+    \b(?:should|shouldn['’]t|would|could|might|may|maybe|perhaps|probably|likely|unlikely|hopefully|presumably|possibly
+        |supposedly|ideally|expect(?:s|ed|ing)?|assum(?:e|es|ed|ing)|seem(?:s|ed|ingly)?|appear(?:s|ed)?|looks?\s+like
+        |if|unless|whether|until|i\s+think|i\s+believe|i\s+guess|in\s+theory|ought|hope|pending|unverified|unconfirmed|tbd)\b
+    "
+);
+
+pattern!(
+    FUTURE,
+    r"(?x)
+    \b(?:will|shall|i['’]ll|we['’]ll|it['’]ll|that['’]ll|let\s+me|let['’]s|going\s+to|gonna|needs?\s+to|have\s+to|has\s+to|must
+        |next|todo|to-do|plans?\s+to|planning\s+to|about\s+to|wants?\s+to|please|you\s+can|you\s+could|you\s+should|you\s+may
+        |you\s+might|try(?:ing)?\s+to|attempt(?:ing)?\s+to|in\s+order\s+to|once\s+(?:ci|you|we|the\s+ci))\b
+    "
+);
+
+pattern!(
+    HISTORY,
+    r"(?x)
+    \b(?:previously|initially|originally|at\s+first|used\s+to|before\s+(?:my|the|this|these|that|your)\s+(?:change|changes|edit|edits|fix|fixes|refactor|patch|update))\b
+    "
+);
+
+// Text after these is a purpose or a description of what code does, not a report.
+pattern!(
+    PURPOSE,
+    r"(?x)
+    \b(?:to\s+(?:make\s+sure|ensure|verify|confirm|check|see|validate|prove|double-check)|so\s+that|in\s+order\s+to
+        |(?:that|which)\s+(?:verif(?:y|ies)|checks?|ensures?|asserts?|covers?|tests?|exercises?|makes\s+sure))\b
+    "
+);
+
+pattern!(
+    IMPERATIVE_START,
+    r"^(?:run|rerun|re-run|make\s+sure|ensure|verify|check|try|consider|remember|don['’]t|do\s+not|please|feel\s+free|go\s+ahead)\b"
+);
+
+// Success predicates.
+pattern!(PASS_WORD, r"\bpass(?:es|ed)?\b");
+pattern!(
+    PASS_NOT_FOLLOWED_BY,
+    r"^\s+(?:a|an|the|into|through|to|along|as\s+(?:a|an|the|argument|parameter)|over|by|it|them|its|their|this|that|these|those|each|every|any|some|my|our|your|his|her|down|back|around|off|out|up|arguments?|args|values?|flags?|options?|data|parameters?|params|control|ownership|ref|refs|references?|null|none|true|false)\b|^\s+`x*`"
+);
+pattern!(
+    PASSING,
+    r"\b(?:are|is|were|was|all|now|still|keep|keeps|kept|be|been|tests?|specs?|suites?|everything)\s+(?:now\s+|all\s+|still\s+)?passing\b|\bpassing\s+(?:now|again|locally|cleanly)\b"
+);
+pattern!(
+    GREEN,
+    r"\b(?:green|ok|okay|happy|clean|cleanly|satisfied|silent|quiet)\b"
+);
+pattern!(
+    SUCCEED,
+    r"\b(?:succeed(?:s|ed)?|successful(?:ly)?|completes?\s+successfully|completed\s+successfully|went\s+through|goes\s+through)\b"
+);
+pattern!(
+    EXIT_ZERO,
+    r"(?x)
+    \bexit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?(?:0|zero)\b
+    | \bexit\s+(?:code|status)\s+(?:of\s+|was\s+|is\s+|=\s*)?(?:0|zero)\b
+    | \breturn(?:s|ed)?\s+(?:0|zero)\b
+    | \bexit(?:s|ed)?\s+cleanly\b
+    | \b(?:ran|runs|run|completes?|completed|finished|finishes)\s+(?:successfully|cleanly|without\s+(?:any\s+)?errors?)\b
+    "
+);
+pattern!(
+    COUNT_PASS,
+    r"\b\d+\s*(?:/\s*\d+\s+)?(?:(?:unit|integration|e2e|tests?|specs?|examples?|cases?|checks?)\s+)*(?:passed|passing|pass|ok|succeeded|green)\b"
+);
+pattern!(
+    BUILDS_VERB,
+    r"\b(?:builds|compiles|typechecks|type-checks|type\s+checks|built\s+(?:successfully|cleanly|fine|without)|compiled\s+(?:successfully|cleanly|fine|without))\b"
+);
+
+// Subjects.
+pattern!(
+    TEST_WORD,
+    r"(?x)
+    \b(?:tests?|testsuite|test\s+suite|suites?|specs?|test\s+cases?|unit\s+tests?|e2e|integration\s+tests?
+        |pytest|jest|vitest|mocha|rspec|phpunit|pest|junit|nextest|ctest|unittest|xctest|exunit|playwright|cypress|ava|jasmine|karma
+        |(?:go|cargo|npm|pnpm|yarn|bun|deno|dotnet|swift|mix|make)\s+test)\b
+    "
+);
+pattern!(
+    PACKAGE_WORD,
+    r"\b(?:packages?|crates?|modules?|workspaces?|everything|all)\b"
+);
+pattern!(
+    BUILD_WORD,
+    r"\b(?:build|builds|built|compil(?:e|es|ed|ation|er|ing)|typecheck(?:s|ed|ing|er)?|type-check(?:s|ed|ing|er)?|type\s+check(?:s|ed|ing|er)?|types?\s+check|tsc)\b"
+);
+pattern!(
+    LINT_WORD,
+    r"(?x)
+    \b(?:lint|lints|linter|linters|linting|linted|clippy|eslint|ruff|flake8|pylint|mypy|pyright|ktlint|rubocop|golangci-lint
+        |go\s+vet|vet|prettier|black|biome|stylelint|shellcheck|swiftlint|detekt|rustfmt|gofmt|fmt|formatting|formatter
+        |format\s+check|style\s+check|static\s+analysis|credo|phpstan|psalm|tslint|oxlint|standardrb|isort)\b
+    "
+);
+pattern!(
+    PRONOUN,
+    r"\b(?:it|they|both|all\s+of\s+them|these|those|everything|each)\b"
+);
+
+// Actions.
+pattern!(
+    RAN,
+    r"\b(?:ran|re-?ran|executed|invoked|(?:have|has|had|i['’]ve|we['’]ve)\s+(?:also\s+|now\s+|just\s+|already\s+)?(?:run|executed|invoked|re-?run))\b"
+);
+pattern!(
+    RAN_GAP,
+    r"^(?:\s+(?:also|again|both|just|then|the|command|script|a|full|whole|entire|quick|final|with|once|twice|too))*\s*$"
+);
+pattern!(
+    FILE_VERB,
+    r"(?x)
+    \b(?:created|added|updated|wrote|written|rewrote|rewritten|modified|edited|changed|fixed|patched|moved|renamed|refactored
+        |implemented|introduced|extended|adjusted|tweaked|touched|saved|generated|regenerated|replaced|converted|migrated
+        |extracted|adapted|deleted|removed|restructured|reorgani[sz]ed|simplified|cleaned\s+up|documented|amended|inserted
+        |appended|populated|bumped|pinned|scaffolded|stubbed|wired|reworked|rewired|overhauled|corrected|tightened|hardened
+        |expanded|split|put|placed|dropped)\b
+    "
+);
+pattern!(
+    PASSIVE_FILE,
+    r"^\s+(?:(?:was|were|is|are|has\s+been|have\s+been|got|gets|now)\s+)+(?:also\s+|now\s+)?(?:created|added|updated|written|rewritten|modified|edited|changed|fixed|patched|moved|renamed|refactored|deleted|removed|generated|regenerated|in\s+place)\b"
+);
+pattern!(
+    COMMITTED,
+    r"(?x)
+    \b(?:committed|re-?committed|commited)\b
+    | \b(?:created|made|added|recorded|landed)\s+(?:a\s+|the\s+|one\s+|two\s+|\d+\s+|new\s+|single\s+|fixup\s+)*commits?\b
+    | \bcommit(?:ted)?\s+(?:is|was)\s+(?:created|made|in|done)\b
+    | \b(?:in|as)\s+commit\s+`x*`
+    | \bcommit\s+`x*`\s+(?:contains|has|adds|with|on)\b
+    "
+);
+pattern!(
+    PUSHED,
+    r"\b(?:pushed|force-pushed|force\s+pushed|push(?:ed)?\s+(?:succeeded|went\s+through|is\s+done|completed))\b"
+);
+pattern!(GIT_TARGET_PREP, r"\b(?:to|on|onto|into|as)\s+(?:the\s+)?$");
+
+pub const REMOTE_NAMES: &[&str] = &[
+    "origin",
+    "upstream",
+    "fork",
+    "github",
+    "gitlab",
+    "remote",
+    "mine",
+    "heroku",
+    "bitbucket",
+];
+
+/// Tools claims name, with the tool id [`crate::commands`] gives them.
+pub const TOOL_NAMES: &[(&str, &str)] = &[
+    ("clippy", "clippy"),
+    ("eslint", "eslint"),
+    ("ruff", "ruff"),
+    ("flake8", "flake8"),
+    ("pylint", "pylint"),
+    ("mypy", "mypy"),
+    ("pyright", "pyright"),
+    ("ktlint", "ktlint"),
+    ("rubocop", "rubocop"),
+    ("golangci-lint", "golangci-lint"),
+    ("go vet", "go-vet"),
+    ("prettier", "prettier"),
+    ("biome", "biome"),
+    ("stylelint", "stylelint"),
+    ("shellcheck", "shellcheck"),
+    ("rustfmt", "rustfmt"),
+    ("gofmt", "gofmt"),
+    ("tsc", "tsc"),
+    ("pytest", "pytest"),
+    ("jest", "jest"),
+    ("vitest", "vitest"),
+    ("mocha", "mocha"),
+    ("rspec", "rspec"),
+    ("phpunit", "phpunit"),
+    ("nextest", "nextest"),
+    ("ctest", "ctest"),
+    ("playwright", "playwright"),
+    ("cypress", "cypress"),
+    ("go test", "go-test"),
+    ("cargo test", "cargo-test"),
+    ("phpstan", "phpstan"),
+    ("detekt", "detekt"),
+    ("swiftlint", "swiftlint"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pattern_compiles() {
+        let all: [&LazyLock<Regex>; 30] = [
+            &OK_PHRASE,
+            &NEUTRAL,
+            &FAILURE,
+            &NEGATION,
+            &HEDGE,
+            &FUTURE,
+            &HISTORY,
+            &PURPOSE,
+            &IMPERATIVE_START,
+            &PASS_WORD,
+            &PASS_NOT_FOLLOWED_BY,
+            &PASSING,
+            &GREEN,
+            &SUCCEED,
+            &EXIT_ZERO,
+            &COUNT_PASS,
+            &BUILDS_VERB,
+            &TEST_WORD,
+            &PACKAGE_WORD,
+            &BUILD_WORD,
+            &LINT_WORD,
+            &PRONOUN,
+            &RAN,
+            &RAN_GAP,
+            &FILE_VERB,
+            &PASSIVE_FILE,
+            &COMMITTED,
+            &PUSHED,
+            &GIT_TARGET_PREP,
+            &OK_PHRASE,
+        ];
+        for r in all {
+            // The fallback pattern `$^` never matches anything; a real pattern has a name.
+            assert_ne!(r.as_str(), "$^");
+        }
+    }
+
+    #[test]
+    fn ok_phrases_and_neutral() {
+        for s in [
+            "no issues",
+            "zero warnings",
+            "0 failures",
+            "with no errors",
+            "nothing regressed",
+            "no longer fails",
+            "no new clippy warnings",
+        ] {
+            assert!(OK_PHRASE.is_match(s), "{s}");
+        }
+        for s in [
+            "58 skipped",
+            "as expected",
+            "no code change in between",
+            "fixed the two failing tests",
+            "after fixing the type errors",
+            "the error path",
+        ] {
+            assert!(NEUTRAL.is_match(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn markers() {
+        assert!(NEGATION.is_match("i haven't run it"));
+        assert!(NEGATION.is_match("i couldn’t run it"));
+        assert!(!NEGATION.is_match("notable knots"));
+        assert!(HEDGE.is_match("this should pass"));
+        assert!(FUTURE.is_match("once ci runs"));
+        assert!(FAILURE.is_match("2 tests still fail"));
+        assert!(!FAILURE.is_match("the build is green"));
+        assert!(EXIT_ZERO.is_match("exits 0 with zero warnings"));
+        assert!(COUNT_PASS.is_match("58 passed"));
+        assert!(COUNT_PASS.is_match("all 25 tests pass"));
+        assert!(PASS_NOT_FOLLOWED_BY.is_match(" the value"));
+    }
+}

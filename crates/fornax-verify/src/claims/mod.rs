@@ -1,0 +1,926 @@
+//! Claim extraction: the agent's own assertions that something succeeded or was done.
+//!
+//! Extraction is sentence by sentence, then clause by clause: a sentence such as "`ruff check .`
+//! reports no issues and `mypy src` is clean" carries two claims, each with its own exact
+//! quote. A clause is dropped whole when it admits a failure, negates, hedges, speaks of the
+//! future or the past, or gives an instruction ("2 tests still fail", "I haven't run the full
+//! suite", "should pass once CI runs", "run `make test` to check"). Words inside inline code
+//! never count as prose, and negative-looking success phrases ("no issues", "0 failed") are
+//! read as success.
+//!
+//! Deterministic: the same text always gives the same claims, with ids
+//! `<item key>#<sentence index>:<subject>` (a `:<n>` suffix tells apart further claims of the
+//! same subject in one sentence).
+
+pub mod lexicon;
+
+use fornax_types::{Claim, ClaimSubject, ClaimTarget, Item, SemanticValue};
+use regex::Regex;
+
+use crate::commands::{self, looks_like_command, CommandClass, CommandKind};
+use crate::paths::looks_like_file_path;
+use crate::text::{code_spans, sentences, Span};
+use lexicon::*;
+
+/// One claim found in a text, before it is tied to an item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtractedClaim {
+    /// Index of the sentence (in the text) that holds the claim.
+    pub sentence_index: usize,
+    pub subject: ClaimSubject,
+    /// The exact quote: a byte span of the text.
+    pub span: Span,
+    pub target: ClaimTarget,
+}
+
+/// Claims in the text of one canonical item. Only agent-voice roles (final answers,
+/// commentary, subagent reports) make claims.
+pub fn extract_claims(item: &Item) -> Vec<Claim> {
+    if !item.semantic.role.is_agent_voice() {
+        return Vec::new();
+    }
+    let text = match &item.semantic.value {
+        SemanticValue::Text(t) => t.text.as_str(),
+        SemanticValue::Subagent(s) => match &s.text {
+            Some(t) => t.text.as_str(),
+            None => return Vec::new(),
+        },
+        _ => return Vec::new(),
+    };
+    let mut seen: Vec<(usize, ClaimSubject)> = Vec::new();
+    extract_from_text(text)
+        .into_iter()
+        .map(|c| {
+            let n = seen
+                .iter()
+                .filter(|(s, subj)| *s == c.sentence_index && *subj == c.subject)
+                .count();
+            seen.push((c.sentence_index, c.subject));
+            let suffix = if n == 0 {
+                String::new()
+            } else {
+                format!(":{n}")
+            };
+            Claim {
+                id: format!(
+                    "{}#{}:{}{}",
+                    item.key,
+                    c.sentence_index,
+                    c.subject.as_str(),
+                    suffix
+                ),
+                session: item.session.clone(),
+                item_key: item.key.clone(),
+                loop_position: item.loop_position,
+                subject: c.subject,
+                text: c.span.slice(text).to_string(),
+                target: c.target,
+                at: item.at.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Claims in a piece of agent prose, in text order.
+pub fn extract_from_text(text: &str) -> Vec<ExtractedClaim> {
+    let doc = Doc::new(text);
+    let mut out = Vec::new();
+    for (index, sentence) in sentences(text).into_iter().enumerate() {
+        if sentence
+            .slice(text)
+            .trim_end_matches(['*', '_', ')', '"'])
+            .ends_with('?')
+        {
+            continue;
+        }
+        let mut previous: Option<ClauseContext> = None;
+        for clause in doc.clauses(sentence) {
+            let (claims, context) = doc.analyze(clause, previous.as_ref());
+            out.extend(
+                claims
+                    .into_iter()
+                    .map(|(subject, span, target)| ExtractedClaim {
+                        sentence_index: index,
+                        subject,
+                        span,
+                        target,
+                    }),
+            );
+            previous = Some(context);
+        }
+    }
+    out
+}
+
+#[derive(Debug, Clone)]
+enum CodeCat {
+    Sha,
+    Path,
+    Command(CommandClass),
+    /// A tool named on its own (`` `clippy` ``): read as the word.
+    Tool,
+    Other,
+}
+
+#[derive(Debug, Clone)]
+struct Code {
+    span: Span,
+    content: String,
+    cat: CodeCat,
+}
+
+/// What a clause was about, for a following clause that refers back with a pronoun
+/// ("I added a test for it; it passes").
+#[derive(Debug, Clone, Default)]
+struct ClauseContext {
+    kinds: Vec<ClaimSubject>,
+    commands: Vec<usize>,
+    tool: Option<String>,
+}
+
+struct Doc<'a> {
+    text: &'a str,
+    /// `text` lower-cased with inline code blanked (same byte offsets).
+    lower: String,
+    code: Vec<Code>,
+    /// Phrases whose words do not count as negation or failure.
+    shields: Vec<Span>,
+    /// Paren depth at each byte (outside code), to keep clause splits out of parentheses.
+    depth: Vec<u16>,
+}
+
+type Found = (ClaimSubject, Span, ClaimTarget);
+
+impl<'a> Doc<'a> {
+    fn new(text: &'a str) -> Self {
+        let mut code: Vec<Code> = code_spans(text)
+            .into_iter()
+            .map(|span| {
+                let inner = span.slice(text).trim_matches('`').trim().to_string();
+                let cat = categorize(&inner);
+                Code {
+                    span,
+                    content: inner,
+                    cat,
+                }
+            })
+            .collect();
+        // Commands quoted with double quotes count as code too: I ran "npm test".
+        for span in quoted_spans(text) {
+            if code
+                .iter()
+                .any(|c| c.span.start < span.end && span.start < c.span.end)
+            {
+                continue;
+            }
+            let inner = span
+                .slice(text)
+                .trim_matches(['"', '“', '”'])
+                .trim()
+                .to_string();
+            if looks_like_command(&inner) && inner.contains(' ') {
+                let cat = categorize(&inner);
+                code.push(Code {
+                    span,
+                    content: inner,
+                    cat,
+                });
+            }
+        }
+        code.sort_by_key(|c| c.span.start);
+        let mut bytes = text.as_bytes().to_ascii_lowercase();
+        for c in &code {
+            if matches!(c.cat, CodeCat::Tool) {
+                // Keep the tool's name readable; only the quotes become backticks.
+                let (s, e) = (c.span.start, c.span.end);
+                for b in &mut bytes[s..e] {
+                    if !b.is_ascii_alphanumeric() && *b != b'-' && *b != b' ' {
+                        *b = b'`';
+                    }
+                }
+                continue;
+            }
+            let (s, e) = (c.span.start, c.span.end);
+            for (i, b) in bytes[s..e].iter_mut().enumerate() {
+                *b = if i == 0 || s + i == e - 1 { b'`' } else { b'x' };
+            }
+        }
+        let lower = String::from_utf8(bytes).unwrap_or_else(|_| text.to_ascii_lowercase());
+        let mut shields: Vec<Span> = Vec::new();
+        for re in [&*OK_PHRASE, &*NEUTRAL] {
+            shields.extend(re.find_iter(&lower).map(|m| Span::new(m.start(), m.end())));
+        }
+        let mut depth = vec![0u16; text.len() + 1];
+        let mut d = 0u16;
+        let raw = text.as_bytes();
+        for i in 0..text.len() {
+            if !code.iter().any(|c| c.span.start <= i && i < c.span.end) {
+                if raw[i] == b'(' || raw[i] == b'[' {
+                    d = d.saturating_add(1);
+                } else if (raw[i] == b')' || raw[i] == b']') && d > 0 {
+                    d -= 1;
+                }
+            }
+            depth[i] = d;
+        }
+        Doc {
+            text,
+            lower,
+            code,
+            shields,
+            depth,
+        }
+    }
+
+    fn matches(&self, re: &Regex, span: Span) -> Vec<Span> {
+        let Some(hay) = self.lower.get(span.start..span.end) else {
+            return Vec::new();
+        };
+        re.find_iter(hay)
+            .map(|m| Span::new(span.start + m.start(), span.start + m.end()))
+            .collect()
+    }
+
+    fn shielded(&self, m: Span) -> bool {
+        self.shields
+            .iter()
+            .any(|s| s.start <= m.start && m.end <= s.end)
+    }
+
+    /// A marker word that is not part of a shielding phrase.
+    fn marker(&self, re: &Regex, span: Span) -> bool {
+        self.matches(re, span)
+            .into_iter()
+            .any(|m| !self.shielded(m))
+    }
+
+    /// Positions where the clause says something succeeded.
+    fn successes(&self, span: Span) -> Vec<Span> {
+        let mut out: Vec<Span> = Vec::new();
+        for m in self.matches(&PASS_WORD, span) {
+            let rest = self.lower.get(m.end..span.end).unwrap_or("");
+            if !PASS_NOT_FOLLOWED_BY.is_match(rest) {
+                out.push(m);
+            }
+        }
+        for re in [
+            &*PASSING,
+            &*GREEN,
+            &*SUCCEED,
+            &*EXIT_ZERO,
+            &*COUNT_PASS,
+            &*BUILDS_VERB,
+            &*OK_PHRASE,
+        ] {
+            out.extend(self.matches(re, span));
+        }
+        out.sort();
+        out
+    }
+
+    /// Whether a stretch of text says anything a clause could be about (used to decide
+    /// whether a conjunction joins two clauses or two nouns).
+    fn has_predicate(&self, span: Span) -> bool {
+        if !self.successes(span).is_empty() {
+            return true;
+        }
+        [
+            &*FAILURE,
+            &*NEGATION,
+            &*HEDGE,
+            &*FUTURE,
+            &*HISTORY,
+            &*FILE_VERB,
+            &*RAN,
+            &*COMMITTED,
+            &*PUSHED,
+        ]
+        .iter()
+        .any(|re| self.marker(re, span))
+    }
+
+    fn clauses(&self, sentence: Span) -> Vec<Span> {
+        static SEPARATOR: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+            Regex::new(r";\s+|\s+[—–]\s+|\s+--\s+|:\s+|,\s+(?:and|but|while|whereas|although|though|so|plus|then|yet)\s+|\s+(?:and|but|then|yet|plus)\s+")
+                .expect("valid regex")
+        });
+        let cands: Vec<(Span, bool)> = self
+            .matches(&SEPARATOR, sentence)
+            .into_iter()
+            .filter(|m| self.depth.get(m.start).copied().unwrap_or(0) == 0)
+            .map(|m| {
+                let sep = &self.lower[m.start..m.end];
+                let hard = sep.starts_with(';')
+                    || sep.contains('—')
+                    || sep.contains('–')
+                    || sep.trim() == "--";
+                (m, hard)
+            })
+            .collect();
+        let mut out = Vec::new();
+        let mut cur = sentence.start;
+        for (k, (m, hard)) in cands.iter().enumerate() {
+            if m.start < cur {
+                continue;
+            }
+            let left = Span::new(cur, m.start);
+            let right_end = cands.get(k + 1).map_or(sentence.end, |(n, _)| n.start);
+            let right = Span::new(m.end, right_end);
+            if *hard || (self.has_predicate(left) && self.has_predicate(right)) {
+                out.push(left.trim(self.text));
+                cur = m.end;
+            }
+        }
+        out.push(Span::new(cur, sentence.end).trim(self.text));
+        out.into_iter().filter(|s| !s.is_empty()).collect()
+    }
+
+    fn codes_in(&self, span: Span) -> Vec<usize> {
+        (0..self.code.len())
+            .filter(|&i| self.code[i].span.start >= span.start && self.code[i].span.end <= span.end)
+            .collect()
+    }
+
+    /// Claims of one clause, and what it was about.
+    fn analyze(
+        &self,
+        clause: Span,
+        previous: Option<&ClauseContext>,
+    ) -> (Vec<Found>, ClauseContext) {
+        let mut context = ClauseContext::default();
+        let mut found: Vec<Found> = Vec::new();
+        // Text after a purpose marker ("to make sure ...", "so that ...") is not a report.
+        let region = match self.matches(&PURPOSE, clause).first() {
+            Some(m) => Span::new(clause.start, m.start).trim(self.text),
+            None => clause,
+        };
+        if region.is_empty() {
+            return (found, context);
+        }
+        let head = self.lower[region.start..region.end].trim_start();
+        if IMPERATIVE_START.is_match(head) {
+            return (found, context);
+        }
+        if [&*NEGATION, &*FAILURE, &*HEDGE, &*FUTURE, &*HISTORY]
+            .iter()
+            .any(|re| self.marker(re, region))
+        {
+            return (found, context);
+        }
+        let codes = self.codes_in(region);
+        let successes = self.successes(region);
+        let tool = self.tool_named(region);
+        context.tool = tool.clone();
+
+        // 1. A command named in code, then a success predicate: "`cargo test` passes".
+        let exit_style = self.matches(&EXIT_ZERO, region);
+        let mut command_claimed = Vec::new();
+        for &ci in &codes {
+            let c = &self.code[ci];
+            let CodeCat::Command(class) = &c.cat else {
+                continue;
+            };
+            if !successes.iter().any(|s| s.start >= c.span.end) {
+                continue;
+            }
+            let target = ClaimTarget {
+                command: Some(c.content.clone()),
+                tool: class.tool.clone().map(|t| canonical_tool(&t)),
+                ..ClaimTarget::default()
+            };
+            let by_exit = exit_style.iter().any(|s| s.start >= c.span.end);
+            let subject = if by_exit || is_task_runner(class) {
+                ClaimSubject::CommandSucceeded
+            } else {
+                match class.kind {
+                    CommandKind::Test => ClaimSubject::TestResult,
+                    CommandKind::Build => ClaimSubject::BuildResult,
+                    CommandKind::Lint => ClaimSubject::LintResult,
+                    CommandKind::Other => ClaimSubject::CommandSucceeded,
+                }
+            };
+            found.push((subject, region, target));
+            command_claimed.push(ci);
+            context.commands.push(ci);
+        }
+
+        // 2. "I ran `X`".
+        for m in self.matches(&RAN, region) {
+            let Some(&ci) = codes.iter().find(|&&ci| self.code[ci].span.start >= m.end) else {
+                continue;
+            };
+            let gap = self
+                .lower
+                .get(m.end..self.code[ci].span.start)
+                .unwrap_or("x");
+            if !RAN_GAP.is_match(gap) || command_claimed.contains(&ci) {
+                continue;
+            }
+            let c = &self.code[ci];
+            if matches!(c.cat, CodeCat::Sha)
+                || (matches!(c.cat, CodeCat::Other) && !c.content.contains(' '))
+            {
+                continue;
+            }
+            let tool = match &c.cat {
+                CodeCat::Command(class) => class.tool.clone().map(|t| canonical_tool(&t)),
+                _ => None,
+            };
+            found.push((
+                ClaimSubject::CommandExecuted,
+                region,
+                ClaimTarget {
+                    command: Some(c.content.clone()),
+                    tool,
+                    ..ClaimTarget::default()
+                },
+            ));
+            context.commands.push(ci);
+        }
+
+        // 3. Test, build and lint claims in words: "all tests pass", "the build is green".
+        if command_claimed.is_empty() && !successes.is_empty() {
+            let kinds = self.word_subjects(region, &successes);
+            let kinds = if kinds.is_empty() && self.marker(&PRONOUN, region) {
+                previous.map(|p| p.kinds.clone()).unwrap_or_default()
+            } else {
+                kinds
+            };
+            let tool = tool.or_else(|| previous.and_then(|p| p.tool.clone()));
+            for subject in &kinds {
+                let tool = tool.clone().filter(|t| tool_fits(subject, t));
+                found.push((
+                    *subject,
+                    region,
+                    ClaimTarget {
+                        tool,
+                        ..ClaimTarget::default()
+                    },
+                ));
+            }
+            context.kinds = kinds;
+            if context.kinds.is_empty() && self.marker(&PRONOUN, region) {
+                // "I ran `cargo test` and it passed": the pronoun names the command.
+                if let Some(p) = previous {
+                    for &ci in &p.commands {
+                        let c = &self.code[ci];
+                        if let CodeCat::Command(class) = &c.cat {
+                            let subject = match class.kind {
+                                CommandKind::Test if !is_task_runner(class) => {
+                                    ClaimSubject::TestResult
+                                }
+                                CommandKind::Build if !is_task_runner(class) => {
+                                    ClaimSubject::BuildResult
+                                }
+                                CommandKind::Lint if !is_task_runner(class) => {
+                                    ClaimSubject::LintResult
+                                }
+                                _ => ClaimSubject::CommandSucceeded,
+                            };
+                            found.push((
+                                subject,
+                                region,
+                                ClaimTarget {
+                                    command: Some(c.content.clone()),
+                                    tool: class.tool.clone().map(|t| canonical_tool(&t)),
+                                    ..ClaimTarget::default()
+                                },
+                            ));
+                        }
+                    }
+                }
+            }
+        } else if !command_claimed.is_empty() {
+            for &ci in &command_claimed {
+                if let CodeCat::Command(class) = &self.code[ci].cat {
+                    context.kinds.push(match class.kind {
+                        CommandKind::Test => ClaimSubject::TestResult,
+                        CommandKind::Build => ClaimSubject::BuildResult,
+                        CommandKind::Lint => ClaimSubject::LintResult,
+                        CommandKind::Other => continue,
+                    });
+                }
+            }
+        }
+
+        // 4. Files written: "I updated `src/parse.rs`".
+        found.extend(self.file_claims(region, &codes));
+
+        // 5. Commits and pushes.
+        if self.marker(&COMMITTED, region) {
+            found.push((
+                ClaimSubject::GitCommit,
+                region,
+                self.commit_target(region, &codes),
+            ));
+        }
+        if self.marker(&PUSHED, region) {
+            found.push((
+                ClaimSubject::GitPush,
+                region,
+                self.push_target(region, &codes),
+            ));
+        }
+        (found, context)
+    }
+
+    fn word_subjects(&self, region: Span, successes: &[Span]) -> Vec<ClaimSubject> {
+        let mut kinds = Vec::new();
+        let has = |re: &Regex| !self.matches(re, region).is_empty();
+        let pass_like = successes.iter().any(|s| {
+            let w = &self.lower[s.start..s.end];
+            w.contains("pass") || w.contains("green") || w.contains("ok")
+        });
+        let lint_words = has(&LINT_WORD);
+        if has(&TEST_WORD) || has(&COUNT_PASS) || (has(&PACKAGE_WORD) && pass_like) {
+            kinds.push(ClaimSubject::TestResult);
+        }
+        let build_words = has(&BUILDS_VERB) || has(&BUILD_WORD);
+        // "mypy type checks pass" is a lint claim, not a build claim.
+        let type_checker_named = ["mypy", "pyright", "pytype"]
+            .iter()
+            .any(|t| self.lower[region.start..region.end].contains(t));
+        if build_words && !type_checker_named {
+            kinds.push(ClaimSubject::BuildResult);
+        }
+        if lint_words {
+            kinds.push(ClaimSubject::LintResult);
+        }
+        // Test words only: "the test build" is still about tests when no build verb is used.
+        if kinds.contains(&ClaimSubject::TestResult)
+            && kinds.contains(&ClaimSubject::BuildResult)
+            && !has(&BUILDS_VERB)
+        {
+            let build_near_success = self.matches(&BUILD_WORD, region).iter().any(|b| {
+                successes
+                    .iter()
+                    .any(|s| s.start >= b.end && s.start - b.end <= 24)
+            });
+            if !build_near_success {
+                kinds.retain(|k| *k != ClaimSubject::BuildResult);
+            }
+        }
+        kinds
+    }
+
+    fn tool_named(&self, region: Span) -> Option<String> {
+        let hay = &self.lower[region.start..region.end];
+        let mut best: Option<(usize, &str)> = None;
+        for (word, id) in TOOL_NAMES {
+            let pattern = format!(r"\b{}\b", regex::escape(word));
+            if let Ok(re) = Regex::new(&pattern) {
+                if let Some(m) = re.find(hay) {
+                    if best.is_none_or(|(at, _)| m.start() < at) {
+                        best = Some((m.start(), id));
+                    }
+                }
+            }
+        }
+        best.map(|(_, id)| id.to_string())
+    }
+
+    /// One claim per file path that follows a file verb, each quoting its own stretch of the
+    /// clause ("I updated `a.rs` and `b.rs`" quotes "I updated `a.rs`" and "`b.rs`").
+    fn file_claims(&self, region: Span, codes: &[usize]) -> Vec<Found> {
+        let mut paths: Vec<(Span, String)> = Vec::new();
+        let verbs = self.matches(&FILE_VERB, region);
+        if let Some(first_verb) = verbs.first() {
+            for &ci in codes {
+                let c = &self.code[ci];
+                if c.span.start >= first_verb.end && matches!(c.cat, CodeCat::Path) {
+                    paths.push((c.span, c.content.clone()));
+                }
+            }
+            for (span, token) in self.bare_paths(Span::new(first_verb.end, region.end)) {
+                paths.push((span, token));
+            }
+        }
+        // Passive: "`config.yml` was updated".
+        for &ci in codes {
+            let c = &self.code[ci];
+            if !matches!(c.cat, CodeCat::Path) || paths.iter().any(|(s, _)| *s == c.span) {
+                continue;
+            }
+            let rest = self.lower.get(c.span.end..region.end).unwrap_or("");
+            if PASSIVE_FILE.is_match(rest) {
+                paths.push((c.span, c.content.clone()));
+            }
+        }
+        paths.sort_by_key(|(s, _)| s.start);
+        paths.dedup_by(|a, b| a.1 == b.1);
+        paths.truncate(16);
+        let n = paths.len();
+        let mut out = Vec::new();
+        let mut seg_start = region.start;
+        for i in 0..n {
+            let seg_end = if i + 1 < n {
+                let gap = Span::new(paths[i].0.end, paths[i + 1].0.start);
+                match self.last_connector(gap) {
+                    Some(conn) => {
+                        let end = conn.start;
+                        let next_start = conn.end;
+                        let span = Span::new(seg_start, end).trim(self.text);
+                        out.push((span, paths[i].1.clone()));
+                        seg_start = next_start;
+                        continue;
+                    }
+                    None => paths[i].0.end,
+                }
+            } else {
+                region.end
+            };
+            let span = Span::new(seg_start, seg_end).trim(self.text);
+            out.push((span, paths[i].1.clone()));
+            seg_start = seg_end;
+        }
+        out.into_iter()
+            .filter(|(s, _)| !s.is_empty())
+            .map(|(span, path)| {
+                let span = trim_punctuation(self.text, span);
+                (
+                    ClaimSubject::FileWritten,
+                    span,
+                    ClaimTarget {
+                        path: Some(path),
+                        ..ClaimTarget::default()
+                    },
+                )
+            })
+            .collect()
+    }
+
+    fn last_connector(&self, gap: Span) -> Option<Span> {
+        static CONNECTOR: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+            Regex::new(r",?\s+(?:and|or|plus|as\s+well\s+as)\s+|,\s+|\s*&\s*|\s*/\s*")
+                .expect("valid regex")
+        });
+        self.matches(&CONNECTOR, gap)
+            .into_iter()
+            .filter(|m| {
+                self.depth.get(m.start).copied().unwrap_or(0)
+                    == self.depth.get(gap.start).copied().unwrap_or(0)
+            })
+            .last()
+    }
+
+    /// File paths written without backticks (`src/main.rs`, `README.md`, `the Makefile`).
+    fn bare_paths(&self, span: Span) -> Vec<(Span, String)> {
+        static TOKEN: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+            Regex::new(r"[A-Za-z0-9_./\\-]+[A-Za-z0-9_]").expect("valid regex")
+        });
+        let Some(hay) = self.text.get(span.start..span.end) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for m in TOKEN.find_iter(hay) {
+            let (s, e) = (span.start + m.start(), span.start + m.end());
+            if self
+                .code
+                .iter()
+                .any(|c| c.span.start <= s && s < c.span.end)
+            {
+                continue;
+            }
+            let token = m.as_str();
+            let last = token.rsplit('/').next().unwrap_or(token);
+            let stem = last.split('.').next().unwrap_or("");
+            // Bare words with a capitalised stem are usually names (Node.js), not files,
+            // unless they are well-known upper-case file names (README.md, Makefile).
+            let plausible = token.contains('/')
+                || stem
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_lowercase() || c == '_' || c == '.')
+                || stem.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                || matches!(
+                    last,
+                    "Makefile" | "Dockerfile" | "Justfile" | "Gemfile" | "Rakefile"
+                );
+            if plausible && looks_like_file_path(token) {
+                out.push((Span::new(s, e), token.to_string()));
+            }
+        }
+        out
+    }
+
+    fn commit_target(&self, region: Span, codes: &[usize]) -> ClaimTarget {
+        let mut target = ClaimTarget::default();
+        target.sha = codes.iter().find_map(|&ci| match self.code[ci].cat {
+            CodeCat::Sha => Some(self.code[ci].content.clone()),
+            _ => None,
+        });
+        if target.sha.is_none() {
+            static BARE_SHA: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+                Regex::new(r"\b[0-9a-f]{7,40}\b").expect("valid regex")
+            });
+            target.sha = self
+                .matches(&BARE_SHA, region)
+                .into_iter()
+                .map(|m| self.text[m.start..m.end].to_string())
+                .find(|t| {
+                    t.chars().any(|c| c.is_ascii_digit())
+                        && t.chars().any(|c| c.is_ascii_alphabetic())
+                });
+        }
+        target.branch = self.branch_after_preposition(region, codes);
+        target
+    }
+
+    fn push_target(&self, region: Span, codes: &[usize]) -> ClaimTarget {
+        let mut target = ClaimTarget::default();
+        let Some(pushed) = self.matches(&PUSHED, region).into_iter().next() else {
+            return target;
+        };
+        let after = Span::new(pushed.end, region.end);
+        static TO: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+            Regex::new(
+                r"\b(?:to|into|onto)\s+(?:the\s+)?(`x*`|[a-z0-9_][\w./-]*)(?:\s+(branch|remote))?",
+            )
+            .expect("valid regex")
+        });
+        let code_text = |span: Span| -> String {
+            self.code
+                .iter()
+                .find(|c| c.span == span)
+                .map(|c| c.content.clone())
+                .unwrap_or_else(|| self.text[span.start..span.end].to_string())
+        };
+        // Object right after "pushed": "pushed `feature/x` to origin".
+        if let Some(&ci) = codes
+            .iter()
+            .find(|&&ci| self.code[ci].span.start >= pushed.end)
+        {
+            let gap = self
+                .lower
+                .get(pushed.end..self.code[ci].span.start)
+                .unwrap_or("x");
+            if gap.trim().is_empty()
+                || gap.trim() == "the"
+                || gap.trim() == "branch"
+                || gap.trim() == "the branch"
+            {
+                target.branch = Some(self.code[ci].content.clone());
+            }
+        }
+        let hay = self.lower.get(after.start..after.end).unwrap_or("");
+        if let Some(c) = TO.captures(hay) {
+            if let Some(m) = c.get(1) {
+                let span = Span::new(after.start + m.start(), after.start + m.end());
+                let token = code_text(span);
+                let kind = c.get(2).map(|k| k.as_str());
+                let (first, rest) = token.split_once('/').unwrap_or((&token, ""));
+                if kind == Some("branch") {
+                    target.branch = Some(token.clone());
+                } else if kind == Some("remote") || REMOTE_NAMES.contains(&first) && rest.is_empty()
+                {
+                    target.remote = Some(first.to_string());
+                } else if REMOTE_NAMES.contains(&first) && !rest.is_empty() {
+                    target.remote = Some(first.to_string());
+                    target.branch = Some(rest.to_string());
+                } else if target.branch.is_none() {
+                    target.branch = Some(token.clone());
+                }
+            }
+        }
+        target
+    }
+
+    fn branch_after_preposition(&self, region: Span, codes: &[usize]) -> Option<String> {
+        for &ci in codes {
+            let c = &self.code[ci];
+            if matches!(c.cat, CodeCat::Sha | CodeCat::Path) || c.content.contains(' ') {
+                continue;
+            }
+            let before = self.lower.get(region.start..c.span.start).unwrap_or("");
+            if GIT_TARGET_PREP.is_match(before) && !before.trim_end().ends_with(" as") {
+                return Some(c.content.clone());
+            }
+        }
+        static ON_BRANCH: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+            Regex::new(r"\b(?:on|to)\s+(?:the\s+)?branch\s+([a-z0-9_][\w./-]*)|\b(?:on|to)\s+(?:the\s+)?([a-z0-9_][\w./-]*)\s+branch\b").expect("valid regex")
+        });
+        let hay = self.lower.get(region.start..region.end)?;
+        let c = ON_BRANCH.captures(hay)?;
+        let m = c.get(1).or_else(|| c.get(2))?;
+        let raw = self
+            .text
+            .get(region.start + m.start()..region.start + m.end())?;
+        Some(raw.trim_end_matches(['.', ',']).to_string())
+    }
+}
+
+fn categorize(inner: &str) -> CodeCat {
+    let t = inner.trim();
+    if t.len() >= 7
+        && t.len() <= 40
+        && t.chars()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+    {
+        return CodeCat::Sha;
+    }
+    if TOOL_NAMES.iter().any(|(w, _)| *w == t.to_ascii_lowercase()) && !t.contains(' ') {
+        return CodeCat::Tool;
+    }
+    // A lone path is a file even when it could be run (`tests/test_x.py`, `scripts/ci.sh`).
+    if !t.contains(char::is_whitespace) && looks_like_file_path(t) {
+        return CodeCat::Path;
+    }
+    if looks_like_command(t) {
+        return CodeCat::Command(commands::classify_command(t));
+    }
+    CodeCat::Other
+}
+
+/// `"..."` / `“...”` spans on one line.
+fn quoted_spans(text: &str) -> Vec<Span> {
+    static QUOTED: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+        Regex::new(r#""[^"\n]{2,200}"|“[^”\n]{2,200}”"#).expect("valid regex")
+    });
+    QUOTED
+        .find_iter(text)
+        .map(|m| Span::new(m.start(), m.end()))
+        .collect()
+}
+
+/// Task runners whose success is a command's success rather than a test/build/lint verdict
+/// in the runner's own terms (`make test`, `just check`, `./scripts/test.sh`).
+fn is_task_runner(class: &CommandClass) -> bool {
+    class.wrapper
+        && class.tool.as_deref().is_some_and(|t| {
+            [
+                "make:",
+                "gmake:",
+                "just:",
+                "task:",
+                "mage:",
+                "cargo-make:",
+                "rake:",
+                "script:",
+            ]
+            .iter()
+            .any(|p| t.starts_with(p))
+        })
+}
+
+/// Tool ids as claims name them: wrappers keep their script name.
+fn canonical_tool(tool: &str) -> String {
+    match tool {
+        "ruff-format" => "ruff".into(),
+        other => other.to_string(),
+    }
+}
+
+/// Whether a tool named in a clause is about the claim's subject.
+fn tool_fits(subject: &ClaimSubject, tool: &str) -> bool {
+    let lint = [
+        "clippy",
+        "eslint",
+        "ruff",
+        "flake8",
+        "pylint",
+        "mypy",
+        "pyright",
+        "ktlint",
+        "rubocop",
+        "golangci-lint",
+        "go-vet",
+        "prettier",
+        "biome",
+        "stylelint",
+        "shellcheck",
+        "rustfmt",
+        "gofmt",
+        "phpstan",
+        "detekt",
+        "swiftlint",
+    ];
+    let test = [
+        "pytest",
+        "jest",
+        "vitest",
+        "mocha",
+        "rspec",
+        "phpunit",
+        "nextest",
+        "ctest",
+        "playwright",
+        "cypress",
+        "go-test",
+        "cargo-test",
+    ];
+    match subject {
+        ClaimSubject::LintResult => lint.contains(&tool),
+        ClaimSubject::TestResult => test.contains(&tool),
+        ClaimSubject::BuildResult => tool == "tsc",
+        _ => false,
+    }
+}
+
+fn trim_punctuation(text: &str, span: Span) -> Span {
+    let s = span.slice(text);
+    let trimmed = s.trim_end_matches([',', ';', ':']).trim_end();
+    Span::new(span.start, span.start + trimmed.len())
+}
+
+#[cfg(test)]
+mod tests;

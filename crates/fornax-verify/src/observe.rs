@@ -1,0 +1,492 @@
+//! Observations: the sensors run over every paired call, and their evidence (with the evidence
+//! adapters and the host supplied) is read back into typed, positioned facts the verifiers
+//! judge: runs of commands, file changes and commit checks.
+//!
+//! Position is the index on the timeline where the fact became known (a call's output, or the
+//! call itself when no output was recorded). Evidence not tied to an item sorts last.
+
+use fornax_types::evidence::{
+    ExitCodePayload, FileDiffPayload, FileOperation, GitCommitCheckPayload, GitOutcomePayload,
+    ProcessObservationPayload, TestSummaryPayload, ToolResultPayload,
+};
+use fornax_types::shell::parse_invocations;
+use fornax_types::{
+    Evidence, EvidenceKind, EvidenceSensor, EvidenceStrength, Invocation, Provider,
+    RuntimeCapabilities, SensorInput, SessionRef, SignalAvailability, SignalClass, SourceKind,
+    TrustClass,
+};
+
+use crate::commands::{self, effective_invocations, CommandClass};
+use crate::diagnostics::{self, Reading};
+use crate::fschange::strip_heredocs;
+use crate::sensors::{
+    file_changes, output_text, ExitStatusSensor, FileChangeSensor, GitOutcomeSensor,
+    TestSummarySensor,
+};
+use crate::timeline::{quote_word, CallKind, Timeline};
+
+/// Position of facts that are tied to no item: after everything.
+pub const UNPOSITIONED: usize = usize::MAX;
+
+/// One command run (or attempted run) and what is known of its outcome.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub pos: usize,
+    pub session: SessionRef,
+    pub at: Option<String>,
+    pub command: String,
+    /// Effective invocations (launchers unwrapped, here-documents removed).
+    pub invocations: Vec<Invocation>,
+    /// Recognised invocations with their index in `invocations`.
+    pub classes: Vec<(usize, CommandClass)>,
+    pub call_id: Option<String>,
+    /// The key of the call item (for rationales when no evidence exists).
+    pub call_key: Option<String>,
+    pub has_output: bool,
+    pub exit: Option<ExitCodePayload>,
+    pub exit_id: Option<String>,
+    pub summary: Option<TestSummaryPayload>,
+    pub summary_id: Option<String>,
+    pub git: Vec<(String, GitOutcomePayload)>,
+    /// What a build or lint output says on its own (see [`diagnostics`]).
+    pub build_reading: Option<Reading>,
+    pub lint_reading: Option<Reading>,
+    pub trust: TrustClass,
+}
+
+impl Run {
+    pub fn evidence_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .exit_id
+            .iter()
+            .chain(self.summary_id.iter())
+            .cloned()
+            .collect();
+        ids.extend(self.git.iter().map(|(id, _)| id.clone()));
+        ids
+    }
+}
+
+/// A file written (or an attempt).
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub pos: usize,
+    pub at: Option<String>,
+    /// Empty when the writer names no file (`git apply`).
+    pub path: String,
+    pub operation: FileOperation,
+    /// `None`: the outcome was never recorded.
+    pub succeeded: Option<bool>,
+    pub tool: String,
+    pub error: Option<String>,
+    pub evidence_id: Option<String>,
+    pub call_id: Option<String>,
+    pub item_key: String,
+}
+
+/// A commit looked up in the repository by the host.
+#[derive(Debug, Clone)]
+pub struct CommitCheck {
+    pub pos: usize,
+    pub payload: GitCommitCheckPayload,
+    pub evidence_id: String,
+}
+
+/// What the capture can show.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Observability {
+    /// The timeline holds at least one tool output.
+    pub any_output: bool,
+    /// The timeline holds at least one tool call.
+    pub any_call: bool,
+    /// A capability declaration says tool outputs cannot be observed.
+    pub outputs_declared_unobservable: bool,
+    /// A capability declaration says tool calls cannot be observed.
+    pub calls_declared_unobservable: bool,
+    /// A capability declaration says file mutations cannot be observed.
+    pub files_declared_unobservable: bool,
+}
+
+impl Observability {
+    /// Tool results cannot be seen in this capture: calls without any output (a hook
+    /// configuration without PostToolUse), or a declaration saying so.
+    pub fn outputs_unobservable(&self) -> bool {
+        !self.any_output && (self.any_call || self.outputs_declared_unobservable)
+    }
+
+    pub fn calls_unobservable(&self) -> bool {
+        !self.any_call && self.calls_declared_unobservable
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Observations {
+    pub runs: Vec<Run>,
+    pub changes: Vec<Change>,
+    pub checks: Vec<CommitCheck>,
+    pub observability: Observability,
+}
+
+fn unobservable(caps: &[&RuntimeCapabilities], class: &SignalClass) -> bool {
+    caps.iter().any(|c| {
+        matches!(
+            c.availability(class),
+            SignalAvailability::Unsupported | SignalAvailability::Unavailable
+        )
+    })
+}
+
+fn shell_parts(command: &str) -> (Vec<Invocation>, Vec<(usize, CommandClass)>) {
+    let invocations = effective_invocations(&parse_invocations(&strip_heredocs(command)));
+    let classes: Vec<(usize, CommandClass)> = invocations
+        .iter()
+        .enumerate()
+        .map(|(i, inv)| (i, commands::classify_invocation(inv)))
+        .filter(|(_, c)| c.kind != commands::CommandKind::Other)
+        .collect();
+    (invocations, classes)
+}
+
+/// Runs the sensors over the timeline and reads all evidence back into observations.
+/// Returns the derived evidence (to be stored) and the observations.
+pub fn observe(
+    timeline: &Timeline<'_>,
+    input_evidence: &[&Evidence],
+    caps: &[&RuntimeCapabilities],
+) -> (Vec<Evidence>, Observations) {
+    let mut derived: Vec<Evidence> = Vec::new();
+    let mut obs = Observations::default();
+    let default_caps =
+        RuntimeCapabilities::new(Provider::Other("unknown".into()), SourceKind::File);
+    let sensors: [&dyn EvidenceSensor; 4] = [
+        &ExitStatusSensor,
+        &TestSummarySensor,
+        &GitOutcomeSensor,
+        &FileChangeSensor,
+    ];
+
+    for call in &timeline.calls {
+        let provider_caps = caps
+            .iter()
+            .find(|c| c.provider == call.item.session.provider)
+            .copied()
+            .unwrap_or(&default_caps);
+        let mut evidence_here: Vec<Evidence> = Vec::new();
+        if let Some(output) = call.output {
+            let input = SensorInput {
+                item: output.item,
+                call: Some(call.item),
+            };
+            for sensor in sensors {
+                evidence_here.extend(sensor.collect(&input, provider_caps).evidence);
+            }
+        }
+        let pos = call.position();
+        let at = call
+            .output
+            .and_then(|o| o.item.at.clone())
+            .or_else(|| call.item.at.clone());
+        if let CallKind::Shell { command, .. } = &call.kind {
+            let (invocations, classes) = shell_parts(command);
+            let mut run = Run {
+                pos,
+                session: call.item.session.clone(),
+                at: at.clone(),
+                command: command.clone(),
+                invocations,
+                classes,
+                call_id: call.call_id.map(str::to_string),
+                call_key: Some(call.item.key.clone()),
+                has_output: call.output.is_some(),
+                exit: None,
+                exit_id: None,
+                summary: None,
+                summary_id: None,
+                git: Vec::new(),
+                build_reading: None,
+                lint_reading: None,
+                trust: TrustClass::AgentAdjacent,
+            };
+            if let Some(output) = call.output {
+                let text = output_text(output.value);
+                run.build_reading = diagnostics::read(commands::CommandKind::Build, &text);
+                run.lint_reading = diagnostics::read(commands::CommandKind::Lint, &text);
+            }
+            for ev in &evidence_here {
+                attach_to_run(&mut run, ev);
+            }
+            obs.runs.push(run);
+        }
+        // File changes: from the evidence when an output exists, else the bare attempt.
+        if call.output.is_some() {
+            for ev in &evidence_here {
+                if ev.kind == EvidenceKind::FileDiff {
+                    if let Some(p) = ev.payload_as::<FileDiffPayload>() {
+                        obs.changes.push(change_from(
+                            &p,
+                            pos,
+                            at.clone(),
+                            Some(ev.id.clone()),
+                            &call.item.key,
+                        ));
+                    }
+                }
+            }
+            // Writers that name no file (`git apply`) still make earlier evidence stale.
+            for (t, succeeded, _) in file_changes(call.item, call.output.map(|o| o.value)) {
+                if t.path.is_empty() && succeeded != Some(false) {
+                    obs.changes.push(Change {
+                        pos,
+                        at: at.clone(),
+                        path: String::new(),
+                        operation: t.operation,
+                        succeeded,
+                        tool: t.tool,
+                        error: None,
+                        evidence_id: None,
+                        call_id: call.call_id.map(str::to_string),
+                        item_key: call.item.key.clone(),
+                    });
+                }
+            }
+        } else {
+            for (t, _, _) in file_changes(call.item, None) {
+                obs.changes.push(Change {
+                    pos,
+                    at: at.clone(),
+                    path: t.path,
+                    operation: t.operation,
+                    succeeded: None,
+                    tool: t.tool,
+                    error: None,
+                    evidence_id: None,
+                    call_id: call.call_id.map(str::to_string),
+                    item_key: call.item.key.clone(),
+                });
+            }
+        }
+        derived.extend(evidence_here);
+    }
+
+    for ev in input_evidence {
+        let pos = ev
+            .item_key
+            .as_deref()
+            .and_then(|k| timeline.index_of(&ev.session, k))
+            .unwrap_or(UNPOSITIONED);
+        merge_input(&mut obs, ev, pos);
+    }
+
+    obs.runs.sort_by_key(|r| r.pos);
+    obs.changes.sort_by_key(|c| c.pos);
+    obs.observability = Observability {
+        any_output: timeline.output_count > 0
+            || obs
+                .runs
+                .iter()
+                .any(|r| r.has_output && r.trust == TrustClass::AgentAdjacent),
+        any_call: !timeline.calls.is_empty(),
+        outputs_declared_unobservable: unobservable(caps, &SignalClass::ToolOutput),
+        calls_declared_unobservable: unobservable(caps, &SignalClass::ToolInvocation),
+        files_declared_unobservable: unobservable(caps, &SignalClass::FileMutation),
+    };
+    (derived, obs)
+}
+
+fn change_from(
+    p: &FileDiffPayload,
+    pos: usize,
+    at: Option<String>,
+    id: Option<String>,
+    item_key: &str,
+) -> Change {
+    Change {
+        pos,
+        at,
+        path: p.path.clone(),
+        operation: p.operation,
+        succeeded: Some(p.succeeded),
+        tool: p.tool.clone(),
+        error: p.error.clone(),
+        evidence_id: id,
+        call_id: p.call_id.clone(),
+        item_key: item_key.to_string(),
+    }
+}
+
+fn attach_to_run(run: &mut Run, ev: &Evidence) {
+    match ev.kind {
+        EvidenceKind::ExitCode => {
+            if let Some(p) = ev.payload_as::<ExitCodePayload>() {
+                let better = match &run.exit {
+                    None => true,
+                    Some(cur) => {
+                        cur.exit_code.is_none() && p.exit_code.is_some()
+                            || cur.strength == EvidenceStrength::Heuristic
+                                && p.strength == EvidenceStrength::Structural
+                                && p.exit_code.is_some()
+                    }
+                };
+                if better {
+                    run.exit = Some(p);
+                    run.exit_id = Some(ev.id.clone());
+                    run.has_output = true;
+                }
+            }
+        }
+        EvidenceKind::TestSummary => {
+            if run.summary.is_none() {
+                if let Some(p) = ev.payload_as::<TestSummaryPayload>() {
+                    run.summary = Some(p);
+                    run.summary_id = Some(ev.id.clone());
+                    run.has_output = true;
+                }
+            }
+        }
+        EvidenceKind::GitOutcome => {
+            if let Some(p) = ev.payload_as::<GitOutcomePayload>() {
+                if !run
+                    .git
+                    .iter()
+                    .any(|(_, g)| g.outcome == p.outcome && g.sha == p.sha)
+                {
+                    run.git.push((ev.id.clone(), p));
+                    run.has_output = true;
+                }
+            }
+        }
+        EvidenceKind::ToolResult => {
+            if let Some(p) = ev.payload_as::<ToolResultPayload>() {
+                if let Some(exit) = run.exit.as_mut() {
+                    if exit.failed.is_none() {
+                        exit.failed = Some(p.failed);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn new_run(
+    pos: usize,
+    ev: &Evidence,
+    command: String,
+    call_id: Option<String>,
+    trust: TrustClass,
+) -> Run {
+    let (invocations, classes) = shell_parts(&command);
+    Run {
+        pos,
+        session: ev.session.clone(),
+        at: ev.at.clone(),
+        command,
+        invocations,
+        classes,
+        call_id,
+        call_key: ev.item_key.clone(),
+        has_output: true,
+        exit: None,
+        exit_id: None,
+        summary: None,
+        summary_id: None,
+        git: Vec::new(),
+        build_reading: None,
+        lint_reading: None,
+        trust,
+    }
+}
+
+/// Adds one piece of adapter- or host-supplied evidence: attached to the run it belongs to (by
+/// call id) when there is one, else as a fact of its own.
+fn merge_input(obs: &mut Observations, ev: &Evidence, pos: usize) {
+    let call_id = ev
+        .payload
+        .get("call_id")
+        .and_then(|v| v.as_str())
+        .map(str::to_string);
+    let existing = call_id.as_deref().and_then(|id| {
+        obs.runs
+            .iter()
+            .position(|r| r.call_id.as_deref() == Some(id))
+    });
+    match ev.kind {
+        EvidenceKind::ExitCode
+        | EvidenceKind::TestSummary
+        | EvidenceKind::GitOutcome
+        | EvidenceKind::ToolResult => {
+            if let Some(i) = existing {
+                attach_to_run(&mut obs.runs[i], ev);
+                return;
+            }
+            let command = match ev.kind {
+                EvidenceKind::ExitCode => ev.payload_as::<ExitCodePayload>().map(|p| p.command),
+                EvidenceKind::TestSummary => ev
+                    .payload_as::<TestSummaryPayload>()
+                    .and_then(|p| p.command),
+                EvidenceKind::GitOutcome => {
+                    ev.payload_as::<GitOutcomePayload>().and_then(|p| p.command)
+                }
+                _ => None,
+            };
+            if let Some(command) = command {
+                let trust = ev.source.trust_class;
+                let mut run = new_run(pos, ev, command, call_id, trust);
+                attach_to_run(&mut run, ev);
+                obs.runs.push(run);
+            }
+        }
+        EvidenceKind::ProcessObservation => {
+            if let Some(p) = ev.payload_as::<ProcessObservationPayload>() {
+                let command = p
+                    .argv
+                    .iter()
+                    .map(|a| quote_word(a))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let mut run = new_run(pos, ev, command.clone(), None, ev.source.trust_class);
+                run.exit = Some(ExitCodePayload {
+                    command,
+                    call_id: None,
+                    cwd: p.cwd.clone(),
+                    exit_code: p.exit_code,
+                    strength: EvidenceStrength::Structural,
+                    failed: None,
+                    interrupted: None,
+                    timed_out: p.timed_out,
+                    duration_ms: p.duration_ms,
+                });
+                run.exit_id = Some(ev.id.clone());
+                obs.runs.push(run);
+            }
+        }
+        EvidenceKind::FileDiff => {
+            if let Some(p) = ev.payload_as::<FileDiffPayload>() {
+                // The adapter's own record replaces a derived one for the same call and path.
+                obs.changes.retain(|c| {
+                    !(c.call_id.is_some()
+                        && c.call_id == p.call_id
+                        && crate::paths::same_file(&c.path, &p.path))
+                });
+                let key = ev.item_key.clone().unwrap_or_default();
+                obs.changes.push(change_from(
+                    &p,
+                    pos,
+                    ev.at.clone(),
+                    Some(ev.id.clone()),
+                    &key,
+                ));
+            }
+        }
+        EvidenceKind::GitCommitCheck => {
+            if let Some(p) = ev.payload_as::<GitCommitCheckPayload>() {
+                obs.checks.push(CommitCheck {
+                    pos,
+                    payload: p,
+                    evidence_id: ev.id.clone(),
+                });
+            }
+        }
+        EvidenceKind::TranscriptExcerpt => {}
+    }
+}

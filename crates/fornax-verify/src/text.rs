@@ -1,0 +1,429 @@
+//! Splitting agent prose into sentences, with byte spans into the original text.
+//!
+//! Markdown aware where it matters for claims: fenced code blocks and tables are skipped, list
+//! markers and heading marks are not part of a sentence, inline code (`` `...` ``) never ends a
+//! sentence (`ruff check .` stays whole), and a line that continues the previous one (a hard
+//! wrapped paragraph) joins it.
+
+/// A half-open byte range `[start, end)` into a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span {
+            start,
+            end: end.max(start),
+        }
+    }
+
+    pub fn slice<'a>(&self, text: &'a str) -> &'a str {
+        text.get(self.start..self.end).unwrap_or("")
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start >= self.end
+    }
+
+    /// The span without surrounding whitespace.
+    pub fn trim(self, text: &str) -> Span {
+        let s = self.slice(text);
+        let lead = s.len() - s.trim_start().len();
+        let trail = s.len() - s.trim_end().len();
+        Span::new(
+            self.start + lead,
+            self.end.saturating_sub(trail).max(self.start + lead),
+        )
+    }
+}
+
+/// The byte spans of inline code (`` `x` ``, ``` ``x`` ```) in `text`, backticks included.
+/// An unclosed backtick is literal text.
+pub fn code_spans(text: &str) -> Vec<Span> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'`' {
+            i += 1;
+            continue;
+        }
+        let open_start = i;
+        while i < bytes.len() && bytes[i] == b'`' {
+            i += 1;
+        }
+        let run = i - open_start;
+        // Find a closing run of the same length on the same line.
+        let mut j = i;
+        let mut closed = None;
+        while j < bytes.len() && bytes[j] != b'\n' {
+            if bytes[j] == b'`' {
+                let s = j;
+                while j < bytes.len() && bytes[j] == b'`' {
+                    j += 1;
+                }
+                if j - s == run {
+                    closed = Some(j);
+                    break;
+                }
+                continue;
+            }
+            j += 1;
+        }
+        if let Some(end) = closed {
+            spans.push(Span::new(open_start, end));
+            i = end;
+        }
+    }
+    spans
+}
+
+/// Whether byte offset `at` lies inside one of `spans`.
+pub fn inside(spans: &[Span], at: usize) -> bool {
+    spans.iter().any(|s| s.start <= at && at < s.end)
+}
+
+struct Line {
+    /// Content span (without list marker and surrounding whitespace).
+    content: Span,
+    /// The line opened a list item, heading or quote (so it never continues the previous one).
+    starts_block: bool,
+    /// A heading: a block of its own that the next line never continues.
+    heading: bool,
+}
+
+fn lines(text: &str) -> Vec<Line> {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    let mut offset = 0;
+    for raw in text.split_inclusive('\n') {
+        let start = offset;
+        offset += raw.len();
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_fence = !in_fence;
+            out.push(Line {
+                content: Span::new(start, start),
+                starts_block: true,
+                heading: false,
+            });
+            continue;
+        }
+        if in_fence || trimmed.is_empty() {
+            // A blank line ends a paragraph: mark with an empty content span.
+            out.push(Line {
+                content: Span::new(start, start),
+                starts_block: true,
+                heading: false,
+            });
+            continue;
+        }
+        if trimmed.starts_with('|') {
+            out.push(Line {
+                content: Span::new(start, start),
+                starts_block: true,
+                heading: false,
+            });
+            continue;
+        }
+        let lead = line.len() - trimmed.len();
+        let (marker_len, starts_block) = block_marker(trimmed);
+        let content_start = start + lead + marker_len;
+        let content = Span::new(content_start, start + line.len()).trim(text);
+        let heading = trimmed.starts_with('#') && marker_len > 0;
+        out.push(Line {
+            content,
+            starts_block,
+            heading,
+        });
+    }
+    out
+}
+
+/// Length of a leading list marker, heading mark or quote mark, and whether one was found.
+fn block_marker(line: &str) -> (usize, bool) {
+    let b = line.as_bytes();
+    let mut i = 0;
+    let mut found = false;
+    loop {
+        let rest = &line[i..];
+        let rb = &b[i..];
+        if rb.is_empty() {
+            break;
+        }
+        // `- `, `* `, `+ `, `• `
+        if matches!(rb[0], b'-' | b'*' | b'+') && rb.get(1) == Some(&b' ') {
+            i += 2;
+            found = true;
+            continue;
+        }
+        if rest.starts_with("• ") {
+            i += "• ".len();
+            found = true;
+            continue;
+        }
+        // `1. ` / `1) `
+        let digits = rb.iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits > 0
+            && digits < 4
+            && matches!(rb.get(digits), Some(b'.' | b')'))
+            && rb.get(digits + 1) == Some(&b' ')
+        {
+            i += digits + 2;
+            found = true;
+            continue;
+        }
+        // `# heading`, `> quote`
+        if rb[0] == b'#' {
+            let hashes = rb.iter().take_while(|c| **c == b'#').count();
+            if rb.get(hashes) == Some(&b' ') {
+                i += hashes + 1;
+                found = true;
+                continue;
+            }
+        }
+        if rb[0] == b'>' {
+            i += if rb.get(1) == Some(&b' ') { 2 } else { 1 };
+            found = true;
+            continue;
+        }
+        // `[x] ` task-list boxes
+        if rest.starts_with("[x] ") || rest.starts_with("[X] ") || rest.starts_with("[ ] ") {
+            i += 4;
+            found = true;
+            continue;
+        }
+        break;
+    }
+    (i, found)
+}
+
+/// Sentence spans of `text`, in order.
+pub fn sentences(text: &str) -> Vec<Span> {
+    let code = code_spans(text);
+    // Group lines into blocks: a line continues the previous block when it neither starts a
+    // block of its own nor follows a finished sentence, and begins in lower case.
+    let mut blocks: Vec<Span> = Vec::new();
+    let mut open: Option<Span> = None;
+    let mut open_is_heading = false;
+    for line in lines(text) {
+        if line.content.is_empty() {
+            if let Some(b) = open.take() {
+                blocks.push(b);
+            }
+            continue;
+        }
+        let continues = match &open {
+            Some(prev) if !line.starts_block && !open_is_heading => {
+                let prev_text = prev.slice(text);
+                let ends_sentence = prev_text.ends_with(['.', '!', '?', ':']);
+                let first = line.content.slice(text).chars().next().unwrap_or(' ');
+                !ends_sentence && (first.is_lowercase() || first == '`' || first == '(')
+            }
+            _ => false,
+        };
+        if continues {
+            if let Some(prev) = open.as_mut() {
+                prev.end = line.content.end;
+            }
+        } else {
+            if let Some(b) = open.take() {
+                blocks.push(b);
+            }
+            open = Some(line.content);
+            open_is_heading = line.heading;
+        }
+    }
+    if let Some(b) = open.take() {
+        blocks.push(b);
+    }
+    let mut out = Vec::new();
+    for block in blocks {
+        split_block(text, block, &code, &mut out);
+    }
+    out
+}
+
+fn split_block(text: &str, block: Span, code: &[Span], out: &mut Vec<Span>) {
+    let bytes = text.as_bytes();
+    let mut start = block.start;
+    let mut depth = 0i32;
+    let mut i = block.start;
+    while i < block.end {
+        if inside(code, i) {
+            i += 1;
+            continue;
+        }
+        let c = bytes[i];
+        match c {
+            b'(' => depth += 1,
+            b')' => depth = (depth - 1).max(0),
+            b'\n' => {
+                // A newline inside a joined block is not a boundary; the block decided that.
+            }
+            b'.' | b'!' | b'?' if depth == 0 => {
+                let mut end = i + 1;
+                while end < block.end
+                    && matches!(
+                        bytes[end],
+                        b'.' | b'!' | b'?' | b'"' | b'\'' | b'*' | b'_' | b')'
+                    )
+                {
+                    end += 1;
+                }
+                if is_boundary(text, block, start, i, end) {
+                    let s = Span::new(start, end).trim(text);
+                    if !s.is_empty() {
+                        out.push(s);
+                    }
+                    start = end;
+                    i = end;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let s = Span::new(start, block.end).trim(text);
+    if !s.is_empty() {
+        out.push(s);
+    }
+}
+
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "vs", "cf", "etc", "approx", "incl", "fig", "no", "nr", "ca",
+];
+
+fn is_boundary(text: &str, block: Span, sentence_start: usize, mark: usize, after: usize) -> bool {
+    if after >= block.end {
+        return true;
+    }
+    let rest = &text[after..block.end];
+    if !rest.starts_with(char::is_whitespace) {
+        return false;
+    }
+    let next = rest.trim_start().chars().next().unwrap_or(' ');
+    if !(next.is_uppercase()
+        || next.is_ascii_digit()
+        || matches!(next, '`' | '"' | '\'' | '(' | '[' | '*' | '_' | '“' | '‘')
+        || !next.is_alphanumeric() && !next.is_whitespace())
+    {
+        return false;
+    }
+    if text.as_bytes()[mark] == b'.' {
+        let before = &text[sentence_start..mark];
+        let word = before
+            .rsplit(|c: char| c.is_whitespace() || c == '(')
+            .next()
+            .unwrap_or("");
+        let word = word.to_ascii_lowercase();
+        if ABBREVIATIONS.contains(&word.as_str()) && next.is_lowercase() {
+            return false;
+        }
+        if (word == "e.g" || word == "i.e") && !next.is_uppercase() {
+            return false;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sents(text: &str) -> Vec<&str> {
+        sentences(text).into_iter().map(|s| s.slice(text)).collect()
+    }
+
+    #[test]
+    fn splits_on_terminators_but_not_inside_code() {
+        let t = "Lint: `ruff check .` reports no issues. Formatting is done! Ready?";
+        assert_eq!(
+            sents(t),
+            vec![
+                "Lint: `ruff check .` reports no issues.",
+                "Formatting is done!",
+                "Ready?"
+            ]
+        );
+    }
+
+    #[test]
+    fn list_items_and_fences() {
+        let t = "Summary:\n\n- `cargo test`: 12 passed.\n- Committed as `abc1234`.\n\n```\nrunning 3 tests. All good.\n```\n1. Fixed the parser.";
+        assert_eq!(
+            sents(t),
+            vec![
+                "Summary:",
+                "`cargo test`: 12 passed.",
+                "Committed as `abc1234`.",
+                "Fixed the parser."
+            ]
+        );
+    }
+
+    #[test]
+    fn decimals_paths_and_abbreviations() {
+        let t = "It failed on the 0.5 s limit in src/cache.py, e.g. under load. Then it passed.";
+        assert_eq!(
+            sents(t),
+            vec![
+                "It failed on the 0.5 s limit in src/cache.py, e.g. under load.",
+                "Then it passed."
+            ]
+        );
+    }
+
+    #[test]
+    fn wrapped_lines_join() {
+        let t =
+            "The suite passes after the change to\nthe retry loop. Next line.\n## Heading\ntext";
+        assert_eq!(
+            sents(t),
+            vec![
+                "The suite passes after the change to\nthe retry loop.",
+                "Next line.",
+                "Heading",
+                "text"
+            ]
+        );
+    }
+
+    #[test]
+    fn tables_are_skipped_and_spans_are_exact() {
+        let t = "| a | b |\n|---|---|\nDone.";
+        let spans = sentences(t);
+        assert_eq!(spans.len(), 1);
+        assert_eq!(spans[0].slice(t), "Done.");
+        assert_eq!(&t[spans[0].start..spans[0].end], "Done.");
+    }
+
+    #[test]
+    fn code_span_detection() {
+        let t = "a `b` c ``d`e`` f `unclosed";
+        let spans: Vec<&str> = code_spans(t).iter().map(|s| s.slice(t)).collect();
+        assert_eq!(spans, vec!["`b`", "``d`e``"]);
+    }
+
+    #[test]
+    fn never_panics_on_odd_text() {
+        for t in [
+            "",
+            "\n\n",
+            "```",
+            "`",
+            "...",
+            "- ",
+            "é. É. ü?",
+            "(((",
+            "a.\u{2028}b",
+        ] {
+            let _ = sentences(t);
+        }
+    }
+}
