@@ -1,0 +1,14 @@
+//! One module per subcommand.
+
+pub mod daemon;
+pub mod demo;
+pub mod doctor;
+pub mod findings;
+pub mod hook;
+pub mod query;
+pub mod record;
+pub mod scan;
+pub mod search;
+pub mod sessions;
+pub mod show;
+pub mod status;

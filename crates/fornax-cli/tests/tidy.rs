@@ -1,0 +1,183 @@
+//! Workspace tidy checks: architecture invariants that are cheaper to check than to review.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .unwrap()
+        .to_path_buf()
+}
+
+struct Crate {
+    name: String,
+    dir: PathBuf,
+    deps: Vec<String>,
+    dev_deps: Vec<String>,
+}
+
+fn dep_names(table: Option<&toml::Value>) -> Vec<String> {
+    table
+        .and_then(|t| t.as_table())
+        .map(|t| t.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn crates() -> Vec<Crate> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(workspace_root().join("crates")).unwrap() {
+        let dir = entry.unwrap().path();
+        let manifest = dir.join("Cargo.toml");
+        if !manifest.exists() {
+            continue;
+        }
+        let value: toml::Value =
+            toml::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+        let name = value["package"]["name"].as_str().unwrap().to_string();
+        let mut deps = dep_names(value.get("dependencies"));
+        deps.extend(dep_names(value.get("build-dependencies")));
+        let dev_deps = dep_names(value.get("dev-dependencies"));
+        out.push(Crate {
+            name,
+            dir,
+            deps,
+            dev_deps,
+        });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    assert!(
+        out.len() >= 8,
+        "expected the workspace's crates, found {}",
+        out.len()
+    );
+    out
+}
+
+fn is_adapter(name: &str) -> bool {
+    name.starts_with("fornax-adapter-") && name != "fornax-adapter-conformance"
+}
+
+/// Returns the violations instead of asserting, so the checks themselves can be tested.
+fn dependency_violations(crates: &[(String, Vec<String>, Vec<String>)]) -> Vec<String> {
+    let mut v = Vec::new();
+    for (name, deps, dev_deps) in crates {
+        if is_adapter(name) {
+            for d in deps {
+                if !matches!(d.as_str(), "fornax-types" | "serde" | "serde_json") {
+                    v.push(format!(
+                        "{name}: adapters depend only on fornax-types and serde, not {d}"
+                    ));
+                }
+            }
+        }
+        if name != "fornax-store"
+            && (deps
+                .iter()
+                .chain(dev_deps)
+                .any(|d| d == "rusqlite" || d == "libsqlite3-sys"))
+        {
+            v.push(format!("{name}: only fornax-store may touch SQLite"));
+        }
+        if deps.iter().any(|d| d == "fornax-adapter-conformance") {
+            v.push(format!(
+                "{name}: the conformance crate is test-only (dev-dependency)"
+            ));
+        }
+        if name != "fornax-cli" && !is_adapter(name) && name != "fornax-adapter-conformance" {
+            for d in deps.iter().filter(|d| is_adapter(d)) {
+                v.push(format!(
+                    "{name}: core crates never depend on a concrete adapter ({d})"
+                ));
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn dependency_invariants_hold() {
+    let all: Vec<(String, Vec<String>, Vec<String>)> = crates()
+        .into_iter()
+        .map(|c| (c.name, c.deps, c.dev_deps))
+        .collect();
+    let violations = dependency_violations(&all);
+    assert!(
+        violations.is_empty(),
+        "architecture invariants broken:\n{}",
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn the_dependency_check_catches_each_kind_of_violation() {
+    let bad = vec![
+        (
+            "fornax-adapter-x".to_string(),
+            vec!["fornax-store".to_string()],
+            vec![],
+        ),
+        (
+            "fornax-verify".to_string(),
+            vec!["rusqlite".to_string()],
+            vec![],
+        ),
+        (
+            "fornax-ingest".to_string(),
+            vec!["fornax-adapter-conformance".to_string()],
+            vec![],
+        ),
+        (
+            "fornax-daemon".to_string(),
+            vec!["fornax-adapter-claude".to_string()],
+            vec![],
+        ),
+    ];
+    let v = dependency_violations(&bad);
+    assert_eq!(v.len(), 4, "{v:#?}");
+}
+
+#[test]
+fn every_crate_states_its_job() {
+    for c in crates() {
+        let lib = c.dir.join("src/lib.rs");
+        let main = c.dir.join("src/main.rs");
+        let root = if lib.exists() { lib } else { main };
+        let text = std::fs::read_to_string(&root).unwrap();
+        assert!(
+            text.trim_start().starts_with("//!"),
+            "{} must open with a //! doc stating its job and invariants",
+            root.display()
+        );
+    }
+}
+
+#[test]
+fn architecture_names_every_crate() {
+    let arch = std::fs::read_to_string(workspace_root().join("ARCHITECTURE.md")).unwrap();
+    let missing: Vec<String> = crates()
+        .into_iter()
+        .map(|c| c.name)
+        .filter(|n| !arch.contains(&format!("`{n}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md does not describe: {missing:?}"
+    );
+}
+
+#[test]
+fn readme_provider_table_covers_every_adapter() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let mut providers: BTreeMap<String, ()> = BTreeMap::new();
+    for c in crates().into_iter().filter(|c| is_adapter(&c.name)) {
+        providers.insert(c.name.trim_start_matches("fornax-adapter-").to_string(), ());
+    }
+    for p in providers.keys() {
+        assert!(
+            readme.to_lowercase().contains(p.as_str()),
+            "README's provider table lacks {p}"
+        );
+    }
+}
