@@ -179,13 +179,14 @@ fn plugin_failures_and_file_mutations() {
     assert_eq!(rg.exit_code.map(|e| e.code), Some(1));
     assert_eq!(rg.failed, Some(true));
     let diffs = file_diffs(&v);
-    let by_path = |p: &str| {
+    let by_path = |tool: &str, p: &str| {
         diffs
             .iter()
-            .find(|d| d.path.ends_with(p))
-            .unwrap_or_else(|| panic!("no diff for {p}"))
+            .find(|d| d.tool == tool && d.path.ends_with(p))
+            .unwrap_or_else(|| panic!("no {tool} diff for {p}"))
     };
-    assert!(!by_path("src/upload.ts").succeeded || by_path("src/upload.ts").tool == "apply_patch");
+    assert!(by_path("apply_patch", "src/upload.ts").succeeded);
+    assert!(!by_path("edit", "src/upload.ts").succeeded);
     let failed_edit = diffs.iter().find(|d| d.tool == "edit").expect("edit diff");
     assert!(!failed_edit.succeeded);
     assert!(failed_edit
@@ -193,8 +194,14 @@ fn plugin_failures_and_file_mutations() {
         .as_deref()
         .unwrap_or_default()
         .contains("oldString"));
-    assert_eq!(by_path("docs/limits.md").operation, FileOperation::Create);
-    assert_eq!(by_path("CHANGELOG.md").operation, FileOperation::Update);
+    assert_eq!(
+        by_path("apply_patch", "docs/limits.md").operation,
+        FileOperation::Create
+    );
+    assert_eq!(
+        by_path("write", "CHANGELOG.md").operation,
+        FileOperation::Update
+    );
     for e in v.evidence.values() {
         assert!(e.id.starts_with("file:"), "{}", e.id);
         assert_eq!(
@@ -227,6 +234,9 @@ fn plugin_streaming_and_steering() {
         .iter()
         .any(|f| text(f).ends_with("never advertises.")));
     assert_eq!(v.roles(Role::RuntimeContext).len(), 1);
+    // No session document reached the plugin: the assistant's working directory stands in.
+    let session = v.sessions.values().next().expect("session");
+    assert_eq!(session.cwd.as_deref(), Some("/srv/work/kestrel"));
 }
 
 #[test]

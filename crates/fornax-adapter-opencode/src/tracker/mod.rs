@@ -158,6 +158,8 @@ impl Tracker {
             transport,
             capabilities_sent: false,
             identity: None,
+            session: None,
+            documented: false,
             runtime_version: None,
             next_seq: 0,
             next_loop: 0,
@@ -185,11 +187,14 @@ impl Tracker {
         out: &mut Vec<IngestMessage>,
     ) -> &mut SessionState {
         let state = self.session(sid, out);
-        if state.identity.is_none() {
-            state.identity = Some(ctx.record.clone());
+        if state.session.is_none() {
+            let identity = state
+                .identity
+                .get_or_insert_with(|| ctx.record.clone())
+                .clone();
             let session = Session {
                 id: state.sref(),
-                identity_record: ctx.record.clone(),
+                identity_record: identity,
                 cwd: None,
                 name: None,
                 created_at: None,
@@ -198,6 +203,7 @@ impl Tracker {
                 runtime_version: None,
             };
             state.publish("session", &session, out, IngestMessage::Session);
+            state.session = Some(session);
         }
         state
     }
@@ -236,6 +242,8 @@ impl Tracker {
             runtime_version: state.runtime_version.clone(),
         };
         state.publish("session", &session, out, IngestMessage::Session);
+        state.session = Some(session);
+        state.documented = true;
         Handled::Done
     }
 
@@ -334,6 +342,18 @@ impl Tracker {
             },
         );
         state.flush_pending(Some(msg_id), out);
+        // Without the session document (the plugin started mid-session), the assistant's
+        // working directory is the session's.
+        if !state.documented {
+            let cwd = str_at(info, &["path", "cwd"]);
+            if let (Some(cwd), Some(session)) = (cwd, state.session.as_mut()) {
+                if session.cwd.is_none() {
+                    session.cwd = Some(cwd.to_string());
+                    let session = session.clone();
+                    state.publish("session", &session, out, IngestMessage::Session);
+                }
+            }
+        }
         let Some(pos) = loop_pos else { return };
         let Some(lp) = state.loop_mut(pos) else {
             return;

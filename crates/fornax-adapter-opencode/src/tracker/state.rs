@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use fornax_types::{IngestMessage, Item, Provider, RecordRef, SessionRef};
+use fornax_types::{IngestMessage, Item, Provider, RecordRef, Session, SessionRef};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -64,6 +64,9 @@ pub(super) struct SessionState {
     pub(super) transport: Transport,
     pub(super) capabilities_sent: bool,
     pub(super) identity: Option<RecordRef>,
+    /// The Session last published, and whether a session document (not just an id) backed it.
+    pub(super) session: Option<Session>,
+    pub(super) documented: bool,
     pub(super) runtime_version: Option<String>,
     pub(super) next_seq: u64,
     pub(super) next_loop: u32,
