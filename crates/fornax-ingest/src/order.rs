@@ -68,7 +68,8 @@ mod tests {
             item("p", "c", Some("2026-01-01T00:00:09Z")),
         ];
         let child = vec![item("c", "x", Some("2026-01-01T00:00:05Z"))];
-        let keys: Vec<&str> = merge_timelines(&[parent, child])
+        let lists = [parent, child];
+        let keys: Vec<&str> = merge_timelines(&lists)
             .iter()
             .map(|i| i.key.as_str())
             .collect();
