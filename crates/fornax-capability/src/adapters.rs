@@ -29,7 +29,15 @@ pub const ADAPTER_MANIFEST: &str = "adapter.manifest.json";
 pub const DEFAULT_SCRIPT: &str = "adapter.rhai";
 
 const TYPE_FIELDS: [&str; 5] = ["kind", "type", "lifecycleState", "summary", "settings"];
-const PROVIDER_FIELDS: [&str; 7] = ["kind", "name", "composes", "lifecycleState", "summary", "script", "limits"];
+const PROVIDER_FIELDS: [&str; 7] = [
+    "kind",
+    "name",
+    "composes",
+    "lifecycleState",
+    "summary",
+    "script",
+    "limits",
+];
 const SETTINGS_FIELDS: [&str; 4] = ["timeoutMs", "maxOutputBytes", "env", "inheritEnv"];
 const LIMIT_FIELDS: [&str; 2] = ["maxOperations", "timeoutMs"];
 
@@ -52,16 +60,29 @@ impl AdapterKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Provenance {
     Builtin,
-    Global { root: Root, dir: PathBuf },
-    Private { toolspace: String, root: Root, dir: PathBuf },
+    Global {
+        root: Root,
+        dir: PathBuf,
+    },
+    Private {
+        toolspace: String,
+        root: Root,
+        dir: PathBuf,
+    },
 }
 
 impl Provenance {
     pub fn to_json(&self) -> Value {
         match self {
             Provenance::Builtin => json!({"kind": "builtin"}),
-            Provenance::Global { root, dir } => json!({"kind": "global", "root": root.as_str(), "path": dir}),
-            Provenance::Private { toolspace, root, dir } => {
+            Provenance::Global { root, dir } => {
+                json!({"kind": "global", "root": root.as_str(), "path": dir})
+            }
+            Provenance::Private {
+                toolspace,
+                root,
+                dir,
+            } => {
                 json!({"kind": "toolspace", "toolspace": toolspace, "root": root.as_str(), "path": dir})
             }
         }
@@ -71,7 +92,9 @@ impl Provenance {
         match self {
             Provenance::Builtin => "built-in".to_string(),
             Provenance::Global { dir, .. } => dir.display().to_string(),
-            Provenance::Private { toolspace, dir, .. } => format!("toolspace {toolspace}: {}", dir.display()),
+            Provenance::Private { toolspace, dir, .. } => {
+                format!("toolspace {toolspace}: {}", dir.display())
+            }
         }
     }
 }
@@ -102,10 +125,14 @@ impl fmt::Debug for AdapterImpl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AdapterImpl::Type(s) => f.debug_tuple("Type").field(s).finish(),
-            AdapterImpl::BuiltinProvider(p) => f.debug_tuple("BuiltinProvider").field(&p.name()).finish(),
-            AdapterImpl::Script { path, limits } => {
-                f.debug_struct("Script").field("path", path).field("limits", limits).finish()
+            AdapterImpl::BuiltinProvider(p) => {
+                f.debug_tuple("BuiltinProvider").field(&p.name()).finish()
             }
+            AdapterImpl::Script { path, limits } => f
+                .debug_struct("Script")
+                .field("path", path)
+                .field("limits", limits)
+                .finish(),
         }
     }
 }
@@ -132,7 +159,11 @@ impl AdapterEntry {
             "summary": self.summary,
             "provenance": self.provenance.to_json(),
         });
-        let key = if self.kind == AdapterKind::Type { "type" } else { "composes" };
+        let key = if self.kind == AdapterKind::Type {
+            "type"
+        } else {
+            "composes"
+        };
         v[key] = json!(self.type_name);
         if let AdapterImpl::Script { path, .. } = &self.imp {
             v["script"] = json!(path);
@@ -189,17 +220,26 @@ impl AdapterSet {
         }
         let mut folders: BTreeMap<String, Vec<AdapterEntry>> = BTreeMap::new();
         for root in layout.roots() {
-            let Some(dir) = layout.adapters_dir(root) else { continue };
+            let Some(dir) = layout.adapters_dir(root) else {
+                continue;
+            };
             set.searched_global.push(dir.clone());
             for sub in subdirs(&dir) {
-                let make = |name: &str| Provenance::Global { root, dir: dir.join(name) };
+                let make = |name: &str| Provenance::Global {
+                    root,
+                    dir: dir.join(name),
+                };
                 if let Some(entry) = set.load_folder(&sub, make) {
                     folders.entry(entry.name.clone()).or_default().push(entry);
                 }
             }
         }
         for (name, mut entries) in folders {
-            if set.global.get(&name).is_some_and(|e| e.provenance == Provenance::Builtin) {
+            if set
+                .global
+                .get(&name)
+                .is_some_and(|e| e.provenance == Provenance::Builtin)
+            {
                 for e in entries {
                     set.rejected.push(Rejection {
                         location: e.provenance.describe(),
@@ -211,12 +251,16 @@ impl AdapterSet {
                     });
                 }
             } else if entries.len() > 1 {
-                let locations: Vec<String> = entries.iter().map(|e| e.provenance.describe()).collect();
+                let locations: Vec<String> =
+                    entries.iter().map(|e| e.provenance.describe()).collect();
                 for e in &entries {
                     set.rejected.push(Rejection {
                         location: e.provenance.describe(),
                         id: Some(name.clone()),
-                        problems: vec![format!("duplicate adapter {name:?}: defined in {}", locations.join(" and "))],
+                        problems: vec![format!(
+                            "duplicate adapter {name:?}: defined in {}",
+                            locations.join(" and ")
+                        )],
                     });
                 }
                 set.conflicted.insert(name, locations);
@@ -252,24 +296,39 @@ impl AdapterSet {
         set
     }
 
-    fn load_folder(&mut self, dir: &Path, provenance: impl Fn(&str) -> Provenance) -> Option<AdapterEntry> {
+    fn load_folder(
+        &mut self,
+        dir: &Path,
+        provenance: impl Fn(&str) -> Provenance,
+    ) -> Option<AdapterEntry> {
         let name = dir.file_name()?.to_string_lossy().into_owned();
         let file = dir.join(ADAPTER_MANIFEST);
         let result = std::fs::read_to_string(&file)
             .map_err(|e| vec![format!("cannot read {ADAPTER_MANIFEST}: {e}")])
-            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| vec![format!("not valid JSON: {e}")]))
+            .and_then(|t| {
+                serde_json::from_str::<Value>(&t).map_err(|e| vec![format!("not valid JSON: {e}")])
+            })
             .and_then(|v| parse_adapter_manifest(&v, &name, dir, provenance(&name)));
         match result {
             Ok(entry) => Some(entry),
             Err(problems) => {
-                self.rejected.push(Rejection { location: file.display().to_string(), id: Some(name), problems });
+                self.rejected.push(Rejection {
+                    location: file.display().to_string(),
+                    id: Some(name),
+                    problems,
+                });
                 None
             }
         }
     }
 
     /// Finds adapter `name` of `kind` for a capability mounted in `toolspace` (if any).
-    pub fn lookup(&self, name: &str, kind: AdapterKind, toolspace: Option<&str>) -> Result<&AdapterEntry, String> {
+    pub fn lookup(
+        &self,
+        name: &str,
+        kind: AdapterKind,
+        toolspace: Option<&str>,
+    ) -> Result<&AdapterEntry, String> {
         let mut searched = Vec::new();
         if let Some(ts) = toolspace {
             if let Some(entry) = self.private.get(ts).and_then(|m| m.get(name)) {
@@ -286,18 +345,27 @@ impl AdapterSet {
         if let Some(entry) = self.global.get(name) {
             return check_kind(entry, kind);
         }
-        searched.extend(self.searched_global.iter().map(|d| d.join(name).display().to_string()));
+        searched.extend(
+            self.searched_global
+                .iter()
+                .map(|d| d.join(name).display().to_string()),
+        );
         searched.push("built-in adapters".to_string());
         let what = match kind {
             AdapterKind::Type => "type adapter",
             AdapterKind::Provider => "provider adapter",
         };
-        Err(format!("no {what} {name:?} found; searched: {}", searched.join(", ")))
+        Err(format!(
+            "no {what} {name:?} found; searched: {}",
+            searched.join(", ")
+        ))
     }
 
     /// Every adapter, global first, then private by toolspace.
     pub fn all(&self) -> impl Iterator<Item = &AdapterEntry> {
-        self.global.values().chain(self.private.values().flat_map(|m| m.values()))
+        self.global
+            .values()
+            .chain(self.private.values().flat_map(|m| m.values()))
     }
 }
 
@@ -332,20 +400,36 @@ pub fn parse_adapter_manifest(
         other => {
             return Err(vec![format!(
                 "kind must be \"type-adapter\" or \"provider\", got {}",
-                other.map(|s| format!("{s:?}")).unwrap_or_else(|| "nothing".to_string())
+                other
+                    .map(|s| format!("{s:?}"))
+                    .unwrap_or_else(|| "nothing".to_string())
             )])
         }
     };
-    let known: &[&str] = if kind == AdapterKind::Type { &TYPE_FIELDS } else { &PROVIDER_FIELDS };
+    let known: &[&str] = if kind == AdapterKind::Type {
+        &TYPE_FIELDS
+    } else {
+        &PROVIDER_FIELDS
+    };
     unknown(obj, known, "", &mut problems);
-    let lifecycle = match obj.get("lifecycleState").and_then(Value::as_str).map(LifecycleState::parse) {
+    let lifecycle = match obj
+        .get("lifecycleState")
+        .and_then(Value::as_str)
+        .map(LifecycleState::parse)
+    {
         Some(Some(s)) => s,
         _ => {
-            problems.push("lifecycleState must be one of \"draft\", \"reviewed\", \"active\"".to_string());
+            problems.push(
+                "lifecycleState must be one of \"draft\", \"reviewed\", \"active\"".to_string(),
+            );
             LifecycleState::Draft
         }
     };
-    let summary = obj.get("summary").and_then(Value::as_str).unwrap_or_default().to_string();
+    let summary = obj
+        .get("summary")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
     if let Err(e) = check_segment(folder) {
         problems.push(format!("adapter folder: {e}"));
     }
@@ -358,9 +442,14 @@ pub fn parse_adapter_manifest(
                     SUPPORTED_ADAPTER_TYPES.join(" and ")
                 ));
             } else if ty != folder {
-                problems.push(format!("a type adapter's folder must be named after its type ({ty:?}), not {folder:?}"));
+                problems.push(format!(
+                    "a type adapter's folder must be named after its type ({ty:?}), not {folder:?}"
+                ));
             }
-            let settings = obj.get("settings").map(|s| parse_settings(s, ty, &mut problems)).unwrap_or_default();
+            let settings = obj
+                .get("settings")
+                .map(|s| parse_settings(s, ty, &mut problems))
+                .unwrap_or_default();
             AdapterEntry {
                 name: folder.to_string(),
                 kind,
@@ -374,13 +463,20 @@ pub fn parse_adapter_manifest(
         AdapterKind::Provider => {
             match obj.get("name").and_then(Value::as_str) {
                 Some(n) if n == folder => {}
-                Some(n) => problems.push(format!("name {n:?} does not match its folder {folder:?}")),
+                Some(n) => {
+                    problems.push(format!("name {n:?} does not match its folder {folder:?}"))
+                }
                 None => problems.push("missing required string field \"name\"".to_string()),
             }
             if SUPPORTED_ADAPTER_TYPES.contains(&folder) {
-                problems.push(format!("{folder:?} is a type name; a provider adapter needs another name"));
+                problems.push(format!(
+                    "{folder:?} is a type name; a provider adapter needs another name"
+                ));
             }
-            let composes = obj.get("composes").and_then(Value::as_str).unwrap_or_default();
+            let composes = obj
+                .get("composes")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             if !SUPPORTED_ADAPTER_TYPES.contains(&composes) {
                 problems.push(format!(
                     "composes must name a supported type ({}), got {composes:?}",
@@ -395,11 +491,19 @@ pub fn parse_adapter_manifest(
                     DEFAULT_SCRIPT
                 }
             };
-            if script_name.contains('/') || script_name.contains('\\') || script_name.starts_with('.') {
-                problems.push(format!("script {script_name:?} must be a plain file name inside the adapter folder"));
+            if script_name.contains('/')
+                || script_name.contains('\\')
+                || script_name.starts_with('.')
+            {
+                problems.push(format!(
+                    "script {script_name:?} must be a plain file name inside the adapter folder"
+                ));
             }
             let path = dir.join(script_name);
-            let limits = obj.get("limits").map(|l| parse_limits(l, &mut problems)).unwrap_or_default();
+            let limits = obj
+                .get("limits")
+                .map(|l| parse_limits(l, &mut problems))
+                .unwrap_or_default();
             if problems.is_empty() {
                 match std::fs::read_to_string(&path) {
                     Ok(source) => {
@@ -431,7 +535,10 @@ pub fn parse_adapter_manifest(
 fn unknown(obj: &Map<String, Value>, known: &[&str], at: &str, problems: &mut Vec<String>) {
     for key in obj.keys() {
         if !known.contains(&key.as_str()) && !key.starts_with("x-") {
-            problems.push(format!("{at}unknown field {key:?} (known: {})", known.join(", ")));
+            problems.push(format!(
+                "{at}unknown field {key:?} (known: {})",
+                known.join(", ")
+            ));
         }
     }
 }
@@ -453,12 +560,18 @@ fn parse_settings(v: &Value, ty: &str, problems: &mut Vec<String>) -> TypeSettin
         return TypeSettings::default();
     };
     if ty != "cli" {
-        problems.push(format!("settings apply only to the cli type adapter, not {ty:?}"));
+        problems.push(format!(
+            "settings apply only to the cli type adapter, not {ty:?}"
+        ));
     }
     unknown(obj, &SETTINGS_FIELDS, "settings: ", problems);
     let mut settings = TypeSettings {
         timeout_ms: positive(obj.get("timeoutMs"), "settings.timeoutMs", problems),
-        max_output_bytes: positive(obj.get("maxOutputBytes"), "settings.maxOutputBytes", problems),
+        max_output_bytes: positive(
+            obj.get("maxOutputBytes"),
+            "settings.maxOutputBytes",
+            problems,
+        ),
         ..TypeSettings::default()
     };
     if let Some(env) = obj.get("env") {
@@ -478,8 +591,16 @@ fn parse_settings(v: &Value, ty: &str, problems: &mut Vec<String>) -> TypeSettin
     }
     if let Some(list) = obj.get("inheritEnv") {
         match list.as_array() {
-            Some(items) => settings.inherit_env = items.iter().filter_map(Value::as_str).map(str::to_string).collect(),
-            None => problems.push("settings.inheritEnv must be an array of variable names".to_string()),
+            Some(items) => {
+                settings.inherit_env = items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            }
+            None => {
+                problems.push("settings.inheritEnv must be an array of variable names".to_string())
+            }
         }
     }
     settings
@@ -498,5 +619,8 @@ fn parse_limits(v: &Value, problems: &mut Vec<String>) -> ScriptLimits {
     let timeout_ms = positive(obj.get("timeoutMs"), "limits.timeoutMs", problems)
         .unwrap_or(defaults.timeout_ms)
         .min(script::TIMEOUT_CEILING_MS);
-    ScriptLimits { max_operations, timeout_ms }
+    ScriptLimits {
+        max_operations,
+        timeout_ms,
+    }
 }

@@ -49,19 +49,36 @@ impl Handlers {
     pub fn builtin() -> Handlers {
         let mut h = Handlers::default();
         h.register("echo.say", Arc::new(echo_say));
-        h.register("fornax.sessions", Arc::new(|input: HandlerInput<'_>| {
-            history(input)?.sessions(&Value::Object(input.args.clone()))
-        }));
-        h.register("fornax.session", Arc::new(|input: HandlerInput<'_>| {
-            history(input)?.session(str_arg(input.args, "id")?)
-        }));
-        h.register("fornax.search", Arc::new(|input: HandlerInput<'_>| {
-            let limit = input.args.get("limit").and_then(Value::as_u64).unwrap_or(20);
-            history(input)?.search(str_arg(input.args, "text")?, usize::try_from(limit).unwrap_or(usize::MAX))
-        }));
-        h.register("fornax.findings", Arc::new(|input: HandlerInput<'_>| {
-            history(input)?.findings(input.args.get("session").and_then(Value::as_str))
-        }));
+        h.register(
+            "fornax.sessions",
+            Arc::new(|input: HandlerInput<'_>| {
+                history(input)?.sessions(&Value::Object(input.args.clone()))
+            }),
+        );
+        h.register(
+            "fornax.session",
+            Arc::new(|input: HandlerInput<'_>| history(input)?.session(str_arg(input.args, "id")?)),
+        );
+        h.register(
+            "fornax.search",
+            Arc::new(|input: HandlerInput<'_>| {
+                let limit = input
+                    .args
+                    .get("limit")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(20);
+                history(input)?.search(
+                    str_arg(input.args, "text")?,
+                    usize::try_from(limit).unwrap_or(usize::MAX),
+                )
+            }),
+        );
+        h.register(
+            "fornax.findings",
+            Arc::new(|input: HandlerInput<'_>| {
+                history(input)?.findings(input.args.get("session").and_then(Value::as_str))
+            }),
+        );
         h
     }
 
@@ -81,16 +98,27 @@ impl Handlers {
 
 fn echo_say(input: HandlerInput<'_>) -> Result<Value, String> {
     let text = str_arg(input.args, "text")?;
-    let upper = input.args.get("uppercase").and_then(Value::as_bool).unwrap_or(false);
+    let upper = input
+        .args
+        .get("uppercase")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     Ok(json!({"text": if upper { text.to_uppercase() } else { text.to_string() }}))
 }
 
 fn history<'a>(input: HandlerInput<'a>) -> Result<&'a dyn History, String> {
-    input.history.ok_or_else(|| format!("{}: Fornax's history is not available here", input.capability_id))
+    input.history.ok_or_else(|| {
+        format!(
+            "{}: Fornax's history is not available here",
+            input.capability_id
+        )
+    })
 }
 
 fn str_arg<'a>(args: &'a Map<String, Value>, key: &str) -> Result<&'a str, String> {
-    args.get(key).and_then(Value::as_str).ok_or_else(|| format!("missing string argument {key:?}"))
+    args.get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("missing string argument {key:?}"))
 }
 
 /// The manifests of the built-in capabilities (all `active`).
@@ -195,7 +223,11 @@ mod tests {
         let handlers = Handlers::builtin();
         for m in manifests() {
             let m = CapabilityManifest::from_value(&m).unwrap();
-            assert!(handlers.get(m.target_str("handler").unwrap()).is_some(), "{}", m.id);
+            assert!(
+                handlers.get(m.target_str("handler").unwrap()).is_some(),
+                "{}",
+                m.id
+            );
         }
     }
 }

@@ -179,7 +179,9 @@ impl CapEnv {
         let non_empty = |v: std::ffi::OsString| (!v.is_empty()).then_some(v);
         CapEnv {
             workspace: workspace_flag,
-            workspace_env: std::env::var_os(WORKSPACE_ENV).and_then(non_empty).map(PathBuf::from),
+            workspace_env: std::env::var_os(WORKSPACE_ENV)
+                .and_then(non_empty)
+                .map(PathBuf::from),
             toolspace: std::env::var(TOOLSPACE_ENV).ok().filter(|s| !s.is_empty()),
             json,
             history,
@@ -188,7 +190,12 @@ impl CapEnv {
     }
 
     pub fn layout(&self) -> Layout {
-        Layout::discover(&self.fornax_home, self.workspace.as_deref(), self.workspace_env.as_deref(), &self.cwd)
+        Layout::discover(
+            &self.fornax_home,
+            self.workspace.as_deref(),
+            self.workspace_env.as_deref(),
+            &self.cwd,
+        )
     }
 
     pub fn runtime(&self) -> Runtime {
@@ -213,18 +220,44 @@ pub struct CommandOutput {
 
 impl CommandOutput {
     fn new(json: Value, human: String) -> Self {
-        CommandOutput { json, human, exit_code: 0, evidence: Vec::new() }
+        CommandOutput {
+            json,
+            human,
+            exit_code: 0,
+            evidence: Vec::new(),
+        }
     }
 }
 
 /// Runs one `cap` command.
 pub fn execute(cmd: CapCommand, env: &CapEnv) -> Result<CommandOutput, CapError> {
     match cmd {
-        CapCommand::List { all, scope, toolspace } => list(env, all, scope.as_deref(), toolspace.as_deref()),
-        CapCommand::Inspect { target, toolspace } => inspect(env, &target, toolspace.or(env.toolspace.clone()).as_deref()),
-        CapCommand::Run { target, args, args_json, any_lifecycle, session, toolspace } => {
+        CapCommand::List {
+            all,
+            scope,
+            toolspace,
+        } => list(env, all, scope.as_deref(), toolspace.as_deref()),
+        CapCommand::Inspect { target, toolspace } => {
+            inspect(env, &target, toolspace.or(env.toolspace.clone()).as_deref())
+        }
+        CapCommand::Run {
+            target,
+            args,
+            args_json,
+            any_lifecycle,
+            session,
+            toolspace,
+        } => {
             let toolspace = toolspace.or(env.toolspace.clone());
-            run(env, &target, &args, args_json.as_deref(), any_lifecycle, session.as_deref(), toolspace.as_deref())
+            run(
+                env,
+                &target,
+                &args,
+                args_json.as_deref(),
+                any_lifecycle,
+                session.as_deref(),
+                toolspace.as_deref(),
+            )
         }
         CapCommand::Init { what } => init(env, what),
         CapCommand::Promote { target, to } => change(env, &target, &to, Direction::Promote),
@@ -238,10 +271,17 @@ pub fn execute(cmd: CapCommand, env: &CapEnv) -> Result<CommandOutput, CapError>
     }
 }
 
-fn list(env: &CapEnv, all: bool, scope: Option<&str>, toolspace: Option<&str>) -> Result<CommandOutput, CapError> {
+fn list(
+    env: &CapEnv,
+    all: bool,
+    scope: Option<&str>,
+    toolspace: Option<&str>,
+) -> Result<CommandOutput, CapError> {
     let scope = match scope {
         Some(s) => Some(Scope::parse(s).ok_or_else(|| {
-            CapError::Usage(format!("--scope must be global, toolspace or workspace, got {s:?}"))
+            CapError::Usage(format!(
+                "--scope must be global, toolspace or workspace, got {s:?}"
+            ))
         })?),
         None => None,
     };
@@ -268,22 +308,41 @@ fn list(env: &CapEnv, all: bool, scope: Option<&str>, toolspace: Option<&str>) -
     let width = shown.iter().map(|c| c.manifest.id.len()).max().unwrap_or(0);
     let mut human = String::new();
     for c in &shown {
-        let _ = writeln!(human, "{:<width$}  {:<8}  {}", c.manifest.id, c.manifest.lifecycle_state.as_str(), c.manifest.summary);
+        let _ = writeln!(
+            human,
+            "{:<width$}  {:<8}  {}",
+            c.manifest.id,
+            c.manifest.lifecycle_state.as_str(),
+            c.manifest.summary
+        );
     }
     if shown.is_empty() {
         let _ = writeln!(human, "no capabilities");
     }
     if hidden > 0 {
-        let _ = writeln!(human, "{hidden} not active and hidden: use --all to show them");
+        let _ = writeln!(
+            human,
+            "{hidden} not active and hidden: use --all to show them"
+        );
     }
     let rejected = rt.registry.rejected.len();
     if rejected > 0 {
-        let _ = writeln!(human, "{rejected} manifest(s) rejected: run `fornax cap doctor`");
+        let _ = writeln!(
+            human,
+            "{rejected} manifest(s) rejected: run `fornax cap doctor`"
+        );
     }
-    Ok(CommandOutput::new(json!({"capabilities": items, "hidden": hidden, "rejected": rejected}), human))
+    Ok(CommandOutput::new(
+        json!({"capabilities": items, "hidden": hidden, "rejected": rejected}),
+        human,
+    ))
 }
 
-fn inspect(env: &CapEnv, target: &[String], toolspace: Option<&str>) -> Result<CommandOutput, CapError> {
+fn inspect(
+    env: &CapEnv,
+    target: &[String],
+    toolspace: Option<&str>,
+) -> Result<CommandOutput, CapError> {
     let rt = env.runtime();
     let cap = rt.resolve(target, toolspace)?;
     let m = &cap.manifest;
@@ -319,7 +378,9 @@ fn inspect(env: &CapEnv, target: &[String], toolspace: Option<&str>) -> Result<C
                 human,
                 "  type adapter: {} ({})",
                 m.adapter_type,
-                type_json["provenance"]["path"].as_str().unwrap_or("built-in")
+                type_json["provenance"]["path"]
+                    .as_str()
+                    .unwrap_or("built-in")
             );
             if let Some(p) = &provider_json {
                 let _ = writeln!(
@@ -332,9 +393,19 @@ fn inspect(env: &CapEnv, target: &[String], toolspace: Option<&str>) -> Result<C
         }
     }
     let _ = writeln!(human, "  sideEffects: {}", m.side_effects.join(", "));
-    let _ = writeln!(human, "  policies: {}", if m.policies.is_empty() { "(none)".to_string() } else {
-        policy::parse_specs(&m.policies).iter().map(|p| p.name.clone()).collect::<Vec<_>>().join(", ")
-    });
+    let _ = writeln!(
+        human,
+        "  policies: {}",
+        if m.policies.is_empty() {
+            "(none)".to_string()
+        } else {
+            policy::parse_specs(&m.policies)
+                .iter()
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    );
     for e in &report.errors {
         let _ = writeln!(human, "  policy error: {e}");
     }
@@ -342,14 +413,27 @@ fn inspect(env: &CapEnv, target: &[String], toolspace: Option<&str>) -> Result<C
         let _ = writeln!(human, "  policy warning: {w}");
     }
     if let Some(props) = m.args_schema.get("properties").and_then(Value::as_object) {
-        let required: Vec<&str> = m.args_schema.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        let required: Vec<&str> = m
+            .args_schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
         for (name, schema) in props {
             let _ = writeln!(
                 human,
                 "  arg {name}: {}{}{}",
                 schema.get("type").and_then(Value::as_str).unwrap_or("any"),
-                if required.contains(&name.as_str()) { " (required)" } else { "" },
-                schema.get("description").and_then(Value::as_str).map(|d| format!(" — {d}")).unwrap_or_default()
+                if required.contains(&name.as_str()) {
+                    " (required)"
+                } else {
+                    ""
+                },
+                schema
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(|d| format!(" — {d}"))
+                    .unwrap_or_default()
             );
         }
     }
@@ -358,12 +442,23 @@ fn inspect(env: &CapEnv, target: &[String], toolspace: Option<&str>) -> Result<C
 
 /// Parses `--args-json` and `--arg KEY=VALUE` into one argument map (values stay strings;
 /// the schema coerces them).
-pub fn parse_cli_args(args: &[String], args_json: Option<&str>) -> Result<Map<String, Value>, CapError> {
+pub fn parse_cli_args(
+    args: &[String],
+    args_json: Option<&str>,
+) -> Result<Map<String, Value>, CapError> {
     let mut map = match args_json {
         Some(text) => match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(m)) => m,
-            Ok(_) => return Err(CapError::Usage("--args-json must be a JSON object".to_string())),
-            Err(e) => return Err(CapError::Usage(format!("--args-json is not valid JSON: {e}"))),
+            Ok(_) => {
+                return Err(CapError::Usage(
+                    "--args-json must be a JSON object".to_string(),
+                ))
+            }
+            Err(e) => {
+                return Err(CapError::Usage(format!(
+                    "--args-json is not valid JSON: {e}"
+                )))
+            }
         },
         None => Map::new(),
     };
@@ -411,7 +506,14 @@ fn run(
     let session = session.map(|s| resolve_session(env, s)).transpose()?;
     let rt = env.runtime();
     let cap = rt.resolve(target, toolspace)?;
-    let outcome = rt.run(cap, &RunOptions { args, any_lifecycle, session });
+    let outcome = rt.run(
+        cap,
+        &RunOptions {
+            args,
+            any_lifecycle,
+            session,
+        },
+    );
     let envelope = &outcome.envelope;
     let mut human = String::new();
     if envelope.ok {
@@ -424,9 +526,19 @@ fn run(
             human.push('\n');
         }
     } else {
-        let _ = writeln!(human, "error: {}", envelope.error.as_deref().unwrap_or("failed"));
+        let _ = writeln!(
+            human,
+            "error: {}",
+            envelope.error.as_deref().unwrap_or("failed")
+        );
     }
-    for w in envelope.meta.get("warnings").and_then(Value::as_array).into_iter().flatten() {
+    for w in envelope
+        .meta
+        .get("warnings")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let _ = writeln!(human, "warning: {}", w.as_str().unwrap_or_default());
     }
     Ok(CommandOutput {
@@ -441,26 +553,44 @@ fn init(env: &CapEnv, what: InitCommand) -> Result<CommandOutput, CapError> {
     let layout = env.layout();
     let paths = match what {
         InitCommand::Capability { id } => vec![scaffold::capability(&layout, &id)?],
-        InitCommand::Adapter { name, kind, composes, toolspace } => {
-            scaffold::adapter(&layout, &name, &kind, &composes, toolspace.as_deref())?
-        }
+        InitCommand::Adapter {
+            name,
+            kind,
+            composes,
+            toolspace,
+        } => scaffold::adapter(&layout, &name, &kind, &composes, toolspace.as_deref())?,
         InitCommand::Toolspace { name } => vec![scaffold::toolspace(&layout, &name)?],
     };
     let mut human = String::new();
     for p in &paths {
         let _ = writeln!(human, "created {}", p.display());
     }
-    let _ = writeln!(human, "hint: it is a draft; edit it, check it with `fornax cap doctor`, promote it deliberately");
+    let _ = writeln!(
+        human,
+        "hint: it is a draft; edit it, check it with `fornax cap doctor`, promote it deliberately"
+    );
     Ok(CommandOutput::new(json!({"created": paths}), human))
 }
 
-fn change(env: &CapEnv, target: &[String], to: &str, direction: Direction) -> Result<CommandOutput, CapError> {
-    let to = LifecycleState::parse(to)
-        .ok_or_else(|| CapError::Usage(format!("--to must be draft, reviewed or active, got {to:?}")))?;
+fn change(
+    env: &CapEnv,
+    target: &[String],
+    to: &str,
+    direction: Direction,
+) -> Result<CommandOutput, CapError> {
+    let to = LifecycleState::parse(to).ok_or_else(|| {
+        CapError::Usage(format!(
+            "--to must be draft, reviewed or active, got {to:?}"
+        ))
+    })?;
     let rt = env.runtime();
     let cap = rt.resolve(target, env.toolspace.as_deref())?;
     let change = lifecycle::change(&rt.registry, cap, to, direction)?;
-    let verb = if direction == Direction::Promote { "promoted" } else { "demoted" };
+    let verb = if direction == Direction::Promote {
+        "promoted"
+    } else {
+        "demoted"
+    };
     let human = format!(
         "{verb} {}: {} → {} ({})\n",
         change["id"].as_str().unwrap_or_default(),

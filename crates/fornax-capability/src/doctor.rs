@@ -35,7 +35,11 @@ impl DoctorReport {
     pub fn from_runtime(rt: &Runtime) -> DoctorReport {
         let mut r = DoctorReport {
             home: rt.layout.home.display().to_string(),
-            workspace: rt.layout.workspace.as_ref().map(|w| w.display().to_string()),
+            workspace: rt
+                .layout
+                .workspace
+                .as_ref()
+                .map(|w| w.display().to_string()),
             ..DoctorReport::default()
         };
         for cap in rt.registry.all() {
@@ -45,7 +49,8 @@ impl DoctorReport {
                 "origin": cap.origin.to_json(),
             }));
             if let Err(problem) = rt.adapters_for(cap) {
-                r.missing.push(json!({"capability": cap.manifest.id, "problem": problem}));
+                r.missing
+                    .push(json!({"capability": cap.manifest.id, "problem": problem}));
             }
             if cap.manifest.adapter_type == "internal" {
                 let handler = cap.manifest.target_str("handler").unwrap_or_default();
@@ -62,7 +67,9 @@ impl DoctorReport {
                     PolicyStatus::Unimplemented => "unimplemented",
                     PolicyStatus::Unknown => "unknown",
                 };
-                r.policies.push(json!({"capability": cap.manifest.id, "policy": spec.name, "status": status}));
+                r.policies.push(
+                    json!({"capability": cap.manifest.id, "policy": spec.name, "status": status}),
+                );
             }
         }
         r.rejected_capabilities = rt.registry.rejected.clone();
@@ -75,12 +82,16 @@ impl DoctorReport {
                     _ => None,
                 };
                 if let Err(problem) = rt.adapters.lookup(&entry.type_name, AdapterKind::Type, ts) {
-                    r.missing.push(json!({"adapter": entry.name, "problem": problem}));
+                    r.missing
+                        .push(json!({"adapter": entry.name, "problem": problem}));
                 }
             }
         }
         for ts in &rt.registry.toolspaces {
-            let declared = ts.manifest.as_ref().is_some_and(|m| !m.module_mounts.is_empty());
+            let declared = ts
+                .manifest
+                .as_ref()
+                .is_some_and(|m| !m.module_mounts.is_empty());
             if ts.has_adapters && !declared {
                 let why = if !ts.has_manifest_file {
                     "no toolspace.json declares this toolspace"
@@ -89,14 +100,19 @@ impl DoctorReport {
                 } else {
                     "its toolspace.json mounts nothing"
                 };
-                r.orphaned.push(json!({"toolspace": ts.name, "path": ts.dir.join("adapters"), "reason": why}));
+                r.orphaned.push(
+                    json!({"toolspace": ts.name, "path": ts.dir.join("adapters"), "reason": why}),
+                );
             }
         }
         for (ts, private) in &rt.adapters.private {
             for (name, entry) in private {
-                let global = rt.adapters.global.get(name).map(|g| g.provenance.describe()).or_else(|| {
-                    rt.adapters.conflicted.get(name).map(|l| l.join(" and "))
-                });
+                let global = rt
+                    .adapters
+                    .global
+                    .get(name)
+                    .map(|g| g.provenance.describe())
+                    .or_else(|| rt.adapters.conflicted.get(name).map(|l| l.join(" and ")));
                 if let Some(global) = global {
                     r.shadowing.push(json!({
                         "toolspace": ts,
@@ -141,17 +157,34 @@ impl DoctorReport {
     /// Human-readable report; lines starting `error:` or `warning:` are the findings.
     pub fn human(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "capabilities: {} loaded, {} rejected", self.loaded.len(), self.rejected_capabilities.len());
+        let _ = writeln!(
+            out,
+            "capabilities: {} loaded, {} rejected",
+            self.loaded.len(),
+            self.rejected_capabilities.len()
+        );
         let _ = writeln!(out, "  home: {}", self.home);
-        let _ = writeln!(out, "  workspace: {}", self.workspace.as_deref().unwrap_or("(none)"));
+        let _ = writeln!(
+            out,
+            "  workspace: {}",
+            self.workspace.as_deref().unwrap_or("(none)")
+        );
         for r in &self.rejected_capabilities {
-            let _ = writeln!(out, "error: rejected {}{}", r.location, r.id.as_ref().map(|i| format!(" ({i})")).unwrap_or_default());
+            let _ = writeln!(
+                out,
+                "error: rejected {}{}",
+                r.location,
+                r.id.as_ref().map(|i| format!(" ({i})")).unwrap_or_default()
+            );
             for p in &r.problems {
                 let _ = writeln!(out, "  - {p}");
             }
         }
         let count = |kind: &str, prov: &str| {
-            self.adapters.iter().filter(|a| a["kind"] == kind && a["provenance"]["kind"] == prov).count()
+            self.adapters
+                .iter()
+                .filter(|a| a["kind"] == kind && a["provenance"]["kind"] == prov)
+                .count()
         };
         let _ = writeln!(
             out,
@@ -164,7 +197,11 @@ impl DoctorReport {
             count("provider", "toolspace"),
             self.rejected_adapters.len()
         );
-        for a in self.adapters.iter().filter(|a| a["provenance"]["kind"] != "builtin") {
+        for a in self
+            .adapters
+            .iter()
+            .filter(|a| a["provenance"]["kind"] != "builtin")
+        {
             let _ = writeln!(
                 out,
                 "  {} {} ({}) {}",
@@ -181,8 +218,15 @@ impl DoctorReport {
             }
         }
         for m in &self.missing {
-            let who = m["capability"].as_str().or_else(|| m["adapter"].as_str()).unwrap_or_default();
-            let _ = writeln!(out, "error: {who}: {}", m["problem"].as_str().unwrap_or_default());
+            let who = m["capability"]
+                .as_str()
+                .or_else(|| m["adapter"].as_str())
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "error: {who}: {}",
+                m["problem"].as_str().unwrap_or_default()
+            );
         }
         for o in &self.orphaned {
             let _ = writeln!(
@@ -202,7 +246,11 @@ impl DoctorReport {
             );
         }
         for p in &self.policies {
-            let level = if p["status"] == "unknown" { "error" } else { "warning" };
+            let level = if p["status"] == "unknown" {
+                "error"
+            } else {
+                "warning"
+            };
             let _ = writeln!(
                 out,
                 "{level}: {} declares {} policy {:?}",

@@ -15,11 +15,21 @@ pub struct Envelope {
 
 impl Envelope {
     pub fn success(data: Value) -> Self {
-        Envelope { ok: true, data, error: None, meta: Map::new() }
+        Envelope {
+            ok: true,
+            data,
+            error: None,
+            meta: Map::new(),
+        }
     }
 
     pub fn failure(message: impl Into<String>) -> Self {
-        Envelope { ok: false, data: Value::Null, error: Some(message.into()), meta: Map::new() }
+        Envelope {
+            ok: false,
+            data: Value::Null,
+            error: Some(message.into()),
+            meta: Map::new(),
+        }
     }
 
     pub fn with_meta(mut self, key: &str, value: Value) -> Self {
@@ -29,7 +39,10 @@ impl Envelope {
 
     /// Appends to `meta.warnings`.
     pub fn warn(&mut self, warning: impl Into<String>) {
-        let list = self.meta.entry("warnings").or_insert_with(|| Value::Array(Vec::new()));
+        let list = self
+            .meta
+            .entry("warnings")
+            .or_insert_with(|| Value::Array(Vec::new()));
         if !list.is_array() {
             *list = Value::Array(Vec::new());
         }
@@ -54,9 +67,16 @@ impl Envelope {
     /// Anything that is not a well-formed envelope becomes a failure that says why.
     pub fn from_json(value: &Value) -> Envelope {
         let Some(obj) = value.as_object() else {
-            return Envelope::failure(format!("adapter returned {} instead of an envelope", kind(value)));
+            return Envelope::failure(format!(
+                "adapter returned {} instead of an envelope",
+                kind(value)
+            ));
         };
-        let meta = obj.get("meta").and_then(Value::as_object).cloned().unwrap_or_default();
+        let meta = obj
+            .get("meta")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
         let envelope = match obj.get("ok") {
             Some(Value::Bool(true)) => {
                 Envelope::success(obj.get("data").cloned().unwrap_or(Value::Null))
@@ -64,7 +84,11 @@ impl Envelope {
             Some(Value::Bool(false)) => {
                 let message = obj
                     .get("error")
-                    .and_then(|e| e.get("message").and_then(Value::as_str).or_else(|| e.as_str()))
+                    .and_then(|e| {
+                        e.get("message")
+                            .and_then(Value::as_str)
+                            .or_else(|| e.as_str())
+                    })
                     .unwrap_or("adapter reported failure without a message");
                 Envelope::failure(message)
             }

@@ -33,6 +33,9 @@ pub enum CapError {
 
 impl CapError {
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        CapError::Io { path: path.into(), source }
+        CapError::Io {
+            path: path.into(),
+            source,
+        }
     }
 }

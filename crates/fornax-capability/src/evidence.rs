@@ -2,7 +2,10 @@
 //! spawned and watched, plus a `test_summary` when a test-runner provider produced a summary.
 
 use fornax_types::evidence::{ProcessObservationPayload, TestSummaryPayload};
-use fornax_types::{ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidenceSource, Freshness, Provider, SessionRef, TrustClass};
+use fornax_types::{
+    ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidenceSource, Freshness, Provider,
+    SessionRef, TrustClass,
+};
 use serde_json::Value;
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -24,7 +27,10 @@ fn source(collected_at: String) -> EvidenceSource {
         trust_class: TrustClass::HostObserved,
         collection_method: CollectionMethod::ProcessObservation,
         collector_version: concat!("fornax-capability/", env!("CARGO_PKG_VERSION")).to_string(),
-        freshness: Freshness { clock: ClockSource::HostClock, caveat: None },
+        freshness: Freshness {
+            clock: ClockSource::HostClock,
+            caveat: None,
+        },
         tamper_boundary: "process spawned and observed by Fornax on this host".to_string(),
         collected_at: Some(collected_at),
         provider: Provider::Fornax,
@@ -44,7 +50,11 @@ pub fn for_run(
     for (i, p) in processes.iter().enumerate() {
         let started = crate::time::rfc3339(p.started_at);
         let finished = crate::time::rfc3339(p.started_at + Duration::from_millis(p.duration_ms));
-        let nanos = p.started_at.duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let nanos = p
+            .started_at
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
         let run_key = format!("{capability_id}:{nanos}:{i}");
         let payload = ProcessObservationPayload {
             argv: p.argv.clone(),
@@ -60,7 +70,10 @@ pub fn for_run(
             kind: EvidenceKind::ProcessObservation,
             payload: serde_json::to_value(payload).unwrap_or(Value::Null),
             source: source(finished),
-            provenance: format!("fornax:capability/{}:{capability_id}", env!("CARGO_PKG_VERSION")),
+            provenance: format!(
+                "fornax:capability/{}:{capability_id}",
+                env!("CARGO_PKG_VERSION")
+            ),
             extension: None,
             item_key: None,
             loop_position: None,

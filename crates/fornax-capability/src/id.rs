@@ -38,7 +38,9 @@ impl Scope {
     }
 
     pub fn parse(s: &str) -> Option<Scope> {
-        Scope::ALL.into_iter().find(|scope| scope.as_str() == s || scope.prefix() == s)
+        Scope::ALL
+            .into_iter()
+            .find(|scope| scope.as_str() == s || scope.prefix() == s)
     }
 }
 
@@ -62,7 +64,10 @@ impl CapabilityId {
     }
 
     pub fn workspace(module: &str, capability: &str) -> Self {
-        CapabilityId { scope: Scope::Workspace, ..CapabilityId::global(module, capability) }
+        CapabilityId {
+            scope: Scope::Workspace,
+            ..CapabilityId::global(module, capability)
+        }
     }
 
     pub fn toolspace(toolspace: &str, module: &str, capability: &str) -> Self {
@@ -80,11 +85,7 @@ impl CapabilityId {
             Some("global") => Scope::Global,
             Some("workspace") => Scope::Workspace,
             Some("toolspace") => Scope::Toolspace,
-            _ => {
-                return Err(
-                    "must start with `global.`, `toolspace.` or `workspace.`".to_string()
-                )
-            }
+            _ => return Err("must start with `global.`, `toolspace.` or `workspace.`".to_string()),
         };
         let expected = if scope == Scope::Toolspace { 4 } else { 3 };
         if parts.len() != expected {
@@ -117,7 +118,10 @@ impl CapabilityId {
 pub fn check_segment(segment: &str) -> Result<(), String> {
     let valid = !segment.is_empty()
         && segment.len() <= 64
-        && segment.chars().next().is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && segment
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
         && segment
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
@@ -134,7 +138,13 @@ impl fmt::Display for CapabilityId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.toolspace {
             Some(ts) => write!(f, "toolspace.{ts}.{}.{}", self.module, self.capability),
-            None => write!(f, "{}.{}.{}", self.scope.prefix(), self.module, self.capability),
+            None => write!(
+                f,
+                "{}.{}.{}",
+                self.scope.prefix(),
+                self.module,
+                self.capability
+            ),
         }
     }
 }
@@ -145,7 +155,11 @@ mod tests {
 
     #[test]
     fn round_trips_each_scope() {
-        for raw in ["global.echo.say", "workspace.db.migrate", "toolspace.ci.cargo.test"] {
+        for raw in [
+            "global.echo.say",
+            "workspace.db.migrate",
+            "toolspace.ci.cargo.test",
+        ] {
             let id = CapabilityId::parse(raw).unwrap();
             assert_eq!(id.to_string(), raw);
         }
@@ -153,7 +167,13 @@ mod tests {
 
     #[test]
     fn rejects_bad_shapes() {
-        for raw in ["echo.say", "global.echo", "toolspace.ci.say", "global.Echo.say", "global..say"] {
+        for raw in [
+            "echo.say",
+            "global.echo",
+            "toolspace.ci.say",
+            "global.Echo.say",
+            "global..say",
+        ] {
             assert!(CapabilityId::parse(raw).is_err(), "{raw}");
         }
     }

@@ -50,13 +50,28 @@ pub struct Layout {
 
 impl Layout {
     /// Resolves the workspace: `flag`, then `env_override`, then discovery from `cwd`.
-    pub fn discover(home: &Path, flag: Option<&Path>, env_override: Option<&Path>, cwd: &Path) -> Layout {
-        let absolute = |p: &Path| if p.is_absolute() { p.to_path_buf() } else { cwd.join(p) };
+    pub fn discover(
+        home: &Path,
+        flag: Option<&Path>,
+        env_override: Option<&Path>,
+        cwd: &Path,
+    ) -> Layout {
+        let absolute = |p: &Path| {
+            if p.is_absolute() {
+                p.to_path_buf()
+            } else {
+                cwd.join(p)
+            }
+        };
         let workspace = flag
             .or(env_override)
             .map(absolute)
             .or_else(|| find_workspace(cwd, home));
-        Layout { home: home.to_path_buf(), workspace, cwd: cwd.to_path_buf() }
+        Layout {
+            home: home.to_path_buf(),
+            workspace,
+            cwd: cwd.to_path_buf(),
+        }
     }
 
     pub fn root_dir(&self, root: Root) -> Option<PathBuf> {

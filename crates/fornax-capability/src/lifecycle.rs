@@ -21,47 +21,89 @@ pub enum Direction {
 }
 
 /// Changes `cap`'s lifecycle to `to`. Returns a JSON description of the change.
-pub fn change(registry: &Registry, cap: &Capability, to: LifecycleState, direction: Direction) -> Result<Value, CapError> {
+pub fn change(
+    registry: &Registry,
+    cap: &Capability,
+    to: LifecycleState,
+    direction: Direction,
+) -> Result<Value, CapError> {
     let id = cap.manifest.id.clone();
     let from = cap.manifest.lifecycle_state;
-    let refuse = |reason: String| CapError::Lifecycle { id: id.clone(), reason };
+    let refuse = |reason: String| CapError::Lifecycle {
+        id: id.clone(),
+        reason,
+    };
     match direction {
         Direction::Promote if to <= from => {
-            return Err(refuse(format!("it is {from}; promote moves towards active (draft → reviewed → active)")))
+            return Err(refuse(format!(
+                "it is {from}; promote moves towards active (draft → reviewed → active)"
+            )))
         }
         Direction::Demote if to >= from => {
-            return Err(refuse(format!("it is {from}; demote moves towards draft (active → reviewed → draft)")))
+            return Err(refuse(format!(
+                "it is {from}; demote moves towards draft (active → reviewed → draft)"
+            )))
         }
         _ => {}
     }
     let path = match &cap.origin {
-        Origin::Builtin => return Err(refuse("built-in capabilities are compiled into the binary".to_string())),
+        Origin::Builtin => {
+            return Err(refuse(
+                "built-in capabilities are compiled into the binary".to_string(),
+            ))
+        }
         Origin::File { path, .. } => {
             let mut value = read(path)?;
             value["lifecycleState"] = json!(to);
             let problems = manifest::validate(&value);
             if !problems.is_empty() {
-                return Err(CapError::InvalidManifest { path: path.display().to_string(), problems });
+                return Err(CapError::InvalidManifest {
+                    path: path.display().to_string(),
+                    problems,
+                });
             }
             write(path, &value)?;
             path.clone()
         }
-        Origin::Mount { toolspace: ts, path, mount, source, .. } => {
+        Origin::Mount {
+            toolspace: ts,
+            path,
+            mount,
+            source,
+            ..
+        } => {
             let source_state = registry.get(source).map(|s| s.manifest.lifecycle_state);
             let mut value = read(path)?;
-            let ts_state = value.get("lifecycleState").and_then(Value::as_str).and_then(LifecycleState::parse);
+            let ts_state = value
+                .get("lifecycleState")
+                .and_then(Value::as_str)
+                .and_then(LifecycleState::parse);
             if let Some(s) = source_state.filter(|s| *s < to) {
-                return Err(refuse(format!("its source {source} is {s}; promote the source first")));
+                return Err(refuse(format!(
+                    "its source {source} is {s}; promote the source first"
+                )));
             }
             if let Some(s) = ts_state.filter(|s| *s < to) {
-                return Err(refuse(format!("toolspace {ts} is {s} (toolspace.json lifecycleState)")));
+                return Err(refuse(format!(
+                    "toolspace {ts} is {s} (toolspace.json lifecycleState)"
+                )));
             }
-            let Some(entry) = value.get_mut("moduleMounts").and_then(|m| m.get_mut(*mount)).and_then(Value::as_object_mut) else {
-                return Err(refuse(format!("{} no longer has moduleMounts[{mount}]", path.display())));
+            let Some(entry) = value
+                .get_mut("moduleMounts")
+                .and_then(|m| m.get_mut(*mount))
+                .and_then(Value::as_object_mut)
+            else {
+                return Err(refuse(format!(
+                    "{} no longer has moduleMounts[{mount}]",
+                    path.display()
+                )));
             };
             entry.insert("lifecycleState".to_string(), json!(to));
             if let Err(problems) = toolspace::parse(&value, ts) {
-                return Err(CapError::InvalidManifest { path: path.display().to_string(), problems });
+                return Err(CapError::InvalidManifest {
+                    path: path.display().to_string(),
+                    problems,
+                });
             }
             write(path, &value)?;
             path.clone()

@@ -16,8 +16,15 @@ pub const MANIFEST_VERSION: u64 = 1;
 pub const SUPPORTED_ADAPTER_TYPES: [&str; 2] = ["internal", "cli"];
 
 /// Declared side effects a manifest may list.
-pub const KNOWN_SIDE_EFFECTS: [&str; 7] =
-    ["none", "reads-files", "writes-files", "network", "process", "reads-history", "writes-history"];
+pub const KNOWN_SIDE_EFFECTS: [&str; 7] = [
+    "none",
+    "reads-files",
+    "writes-files",
+    "network",
+    "process",
+    "reads-history",
+    "writes-history",
+];
 
 /// Output modes a manifest may list.
 pub const KNOWN_OUTPUT_MODES: [&str; 2] = ["json", "text"];
@@ -56,7 +63,14 @@ const REQUIRED: [&str; 12] = [
     "owner",
 ];
 
-const CLI_TARGET_FIELDS: [&str; 6] = ["command", "args", "cwd", "env", "timeoutMs", "maxOutputBytes"];
+const CLI_TARGET_FIELDS: [&str; 6] = [
+    "command",
+    "args",
+    "cwd",
+    "env",
+    "timeoutMs",
+    "maxOutputBytes",
+];
 const INTERNAL_TARGET_FIELDS: [&str; 1] = ["handler"];
 
 /// Declared routing and review state. Ordered: draft < reviewed < active.
@@ -69,8 +83,11 @@ pub enum LifecycleState {
 }
 
 impl LifecycleState {
-    pub const ALL: [LifecycleState; 3] =
-        [LifecycleState::Draft, LifecycleState::Reviewed, LifecycleState::Active];
+    pub const ALL: [LifecycleState; 3] = [
+        LifecycleState::Draft,
+        LifecycleState::Reviewed,
+        LifecycleState::Active,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -81,7 +98,9 @@ impl LifecycleState {
     }
 
     pub fn parse(s: &str) -> Option<LifecycleState> {
-        LifecycleState::ALL.into_iter().find(|state| state.as_str() == s)
+        LifecycleState::ALL
+            .into_iter()
+            .find(|state| state.as_str() == s)
     }
 }
 
@@ -169,7 +188,9 @@ pub fn validate(value: &Value) -> Vec<String> {
             Some(n) => problems.push(format!(
                 "manifestVersion {n} is not supported (this build reads {MANIFEST_VERSION})"
             )),
-            None => problems.push(format!("manifestVersion must be the integer {MANIFEST_VERSION}")),
+            None => problems.push(format!(
+                "manifestVersion must be the integer {MANIFEST_VERSION}"
+            )),
         }
     }
     let id = obj.get("id").map(|v| match v.as_str() {
@@ -205,7 +226,9 @@ pub fn validate(value: &Value) -> Vec<String> {
     }
     if let Some(v) = obj.get("lifecycleState") {
         if v.as_str().and_then(LifecycleState::parse).is_none() {
-            problems.push("lifecycleState must be one of \"draft\", \"reviewed\", \"active\"".to_string());
+            problems.push(
+                "lifecycleState must be one of \"draft\", \"reviewed\", \"active\"".to_string(),
+            );
         }
     }
     let adapter_type = obj.get("adapterType").map(Value::as_str);
@@ -236,8 +259,18 @@ pub fn validate(value: &Value) -> Vec<String> {
             problems.push(format!("argsSchema{p}"));
         }
     }
-    string_list(obj.get("outputModes"), "outputModes", &KNOWN_OUTPUT_MODES, &mut problems);
-    string_list(obj.get("sideEffects"), "sideEffects", &KNOWN_SIDE_EFFECTS, &mut problems);
+    string_list(
+        obj.get("outputModes"),
+        "outputModes",
+        &KNOWN_OUTPUT_MODES,
+        &mut problems,
+    );
+    string_list(
+        obj.get("sideEffects"),
+        "sideEffects",
+        &KNOWN_SIDE_EFFECTS,
+        &mut problems,
+    );
     if let Some(v) = obj.get("defaults") {
         if !v.is_object() {
             problems.push("defaults must be an object of argument values".to_string());
@@ -270,7 +303,10 @@ fn string_list(v: Option<&Value>, key: &str, known: &[&str], problems: &mut Vec<
     for item in items {
         match item.as_str() {
             Some(s) if known.contains(&s) => {}
-            Some(s) => problems.push(format!("{key}: unknown value {s:?} (known: {})", known.join(", "))),
+            Some(s) => problems.push(format!(
+                "{key}: unknown value {s:?} (known: {})",
+                known.join(", ")
+            )),
             None => problems.push(format!("{key} must contain only strings")),
         }
     }
@@ -307,7 +343,10 @@ fn validate_target(target: &Value, adapter_type: Option<&str>, problems: &mut Ve
         _ => problems.push("executionTarget.command must be a non-empty string".to_string()),
     }
     if let Some(args) = obj.get("args") {
-        if !args.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+        if !args
+            .as_array()
+            .is_some_and(|a| a.iter().all(Value::is_string))
+        {
             problems.push("executionTarget.args must be an array of strings".to_string());
         }
     }
@@ -317,13 +356,16 @@ fn validate_target(target: &Value, adapter_type: Option<&str>, problems: &mut Ve
         }
     }
     if let Some(env) = obj.get("env") {
-        if !env.as_object().is_some_and(|m| m.values().all(Value::is_string)) {
+        if !env
+            .as_object()
+            .is_some_and(|m| m.values().all(Value::is_string))
+        {
             problems.push("executionTarget.env must be an object of strings".to_string());
         }
     }
     for key in ["timeoutMs", "maxOutputBytes"] {
         if let Some(v) = obj.get(key) {
-            if !v.as_u64().is_some_and(|n| n > 0) {
+            if v.as_u64().is_none_or(|n| n == 0) {
                 problems.push(format!("executionTarget.{key} must be a positive integer"));
             }
         }
@@ -339,7 +381,8 @@ fn validate_arg_map(v: &Value, problems: &mut Vec<String>) {
         match spec {
             Value::String(flag) if !flag.is_empty() && !flag.contains(char::is_whitespace) => {}
             Value::Object(o)
-                if o.len() == 1 && o.get("positional").is_some_and(|p| p == &Value::Bool(true)) => {}
+                if o.len() == 1 && o.get("positional").is_some_and(|p| p == &Value::Bool(true)) => {
+            }
             _ => problems.push(format!(
                 "argMap.{arg} must be a flag string (e.g. \"-k\") or {{\"positional\": true}}"
             )),
@@ -387,7 +430,10 @@ mod tests {
         o.remove("owner");
         let problems = CapabilityManifest::from_value(&v).unwrap_err();
         let text = problems.join("\n");
-        assert!(text.contains("adapterType \"rpc\" is not supported"), "{text}");
+        assert!(
+            text.contains("adapterType \"rpc\" is not supported"),
+            "{text}"
+        );
         assert!(text.contains("scope \"global\" does not match"), "{text}");
         assert!(text.contains("lifecycleState must be"), "{text}");
         assert!(text.contains("unknown field \"lifecyleState\""), "{text}");

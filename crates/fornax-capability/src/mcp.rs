@@ -10,8 +10,8 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -28,8 +28,14 @@ where
     W: tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
     let server = FornaxMcp { env: Arc::new(env) };
-    let running = server.serve((reader, writer)).await.map_err(|e| CapError::Mcp(e.to_string()))?;
-    running.waiting().await.map_err(|e| CapError::Mcp(e.to_string()))?;
+    let running = server
+        .serve((reader, writer))
+        .await
+        .map_err(|e| CapError::Mcp(e.to_string()))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| CapError::Mcp(e.to_string()))?;
     Ok(())
 }
 
@@ -126,20 +132,33 @@ fn tools() -> Vec<Tool> {
 /// A tool's result: the JSON and whether it is an error.
 fn dispatch(env: &CapEnv, name: &str, args: &Map<String, Value>) -> Result<(Value, bool), String> {
     let str_arg = |key: &str| args.get(key).and_then(Value::as_str);
-    let history = || env.history.clone().ok_or_else(|| "Fornax's history is not available to this server".to_string());
-    let wrap = |r: Result<Value, String>| Ok(match r {
-        Ok(v) => (v, false),
-        Err(e) => (json!({"error": e}), true),
-    });
+    let history = || {
+        env.history
+            .clone()
+            .ok_or_else(|| "Fornax's history is not available to this server".to_string())
+    };
+    let wrap = |r: Result<Value, String>| {
+        Ok(match r {
+            Ok(v) => (v, false),
+            Err(e) => (json!({"error": e}), true),
+        })
+    };
     match name {
         "fornax_search" => {
-            let Some(text) = str_arg("text") else { return wrap(Err("missing string argument \"text\"".to_string())) };
+            let Some(text) = str_arg("text") else {
+                return wrap(Err("missing string argument \"text\"".to_string()));
+            };
             let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(20);
-            wrap(history().and_then(|h| h.search(text, usize::try_from(limit).unwrap_or(usize::MAX))))
+            wrap(
+                history()
+                    .and_then(|h| h.search(text, usize::try_from(limit).unwrap_or(usize::MAX))),
+            )
         }
         "fornax_sessions" => wrap(history().and_then(|h| h.sessions(&Value::Object(args.clone())))),
         "fornax_session" => {
-            let Some(id) = str_arg("id") else { return wrap(Err("missing string argument \"id\"".to_string())) };
+            let Some(id) = str_arg("id") else {
+                return wrap(Err("missing string argument \"id\"".to_string()));
+            };
             wrap(history().and_then(|h| h.session(id)))
         }
         "fornax_findings" => wrap(history().and_then(|h| h.findings(str_arg("session")))),
@@ -153,7 +172,9 @@ fn dispatch(env: &CapEnv, name: &str, args: &Map<String, Value>) -> Result<(Valu
             wrap(Ok(json!({"capabilities": caps})))
         }
         "cap_inspect" => {
-            let Some(id) = str_arg("id") else { return wrap(Err("missing string argument \"id\"".to_string())) };
+            let Some(id) = str_arg("id") else {
+                return wrap(Err("missing string argument \"id\"".to_string()));
+            };
             let rt = env.runtime();
             wrap(rt
                 .resolve(&[id.to_string()], env.toolspace.as_deref())
@@ -161,7 +182,9 @@ fn dispatch(env: &CapEnv, name: &str, args: &Map<String, Value>) -> Result<(Valu
                 .map_err(|e| e.to_string()))
         }
         "cap_run" => {
-            let Some(id) = str_arg("id") else { return wrap(Err("missing string argument \"id\"".to_string())) };
+            let Some(id) = str_arg("id") else {
+                return wrap(Err("missing string argument \"id\"".to_string()));
+            };
             let run_args = match args.get("args") {
                 None | Some(Value::Null) => Map::new(),
                 Some(Value::Object(m)) => m.clone(),
@@ -172,10 +195,19 @@ fn dispatch(env: &CapEnv, name: &str, args: &Map<String, Value>) -> Result<(Valu
                 Ok(c) => c,
                 Err(e) => return wrap(Err(e.to_string())),
             };
-            let mut outcome = rt.run(cap, &RunOptions { args: run_args, any_lifecycle: false, session: None });
+            let mut outcome = rt.run(
+                cap,
+                &RunOptions {
+                    args: run_args,
+                    any_lifecycle: false,
+                    session: None,
+                },
+            );
             if let (Some(sink), false) = (&env.evidence_sink, outcome.evidence.is_empty()) {
                 if let Err(e) = sink.record(&outcome.evidence) {
-                    outcome.envelope.warn(format!("evidence was not recorded: {e}"));
+                    outcome
+                        .envelope
+                        .warn(format!("evidence was not recorded: {e}"));
                 }
             }
             Ok((outcome.envelope.to_json(), !outcome.envelope.ok))

@@ -9,12 +9,20 @@ use serde_json::{json, Map, Value};
 use crate::manifest::{CapabilityManifest, LifecycleState};
 
 /// Policies this build enforces.
-pub const IMPLEMENTED: [&str; 4] =
-    ["require_workspace_binding", "require_active_lifecycle", "forbid_network", "limit_execution"];
+pub const IMPLEMENTED: [&str; 4] = [
+    "require_workspace_binding",
+    "require_active_lifecycle",
+    "forbid_network",
+    "limit_execution",
+];
 
 /// Policies this build recognizes but does not enforce yet.
-pub const RECOGNIZED_UNIMPLEMENTED: [&str; 4] =
-    ["require_human_approval", "rate_limit", "forbid_file_writes", "require_clean_worktree"];
+pub const RECOGNIZED_UNIMPLEMENTED: [&str; 4] = [
+    "require_human_approval",
+    "rate_limit",
+    "forbid_file_writes",
+    "require_clean_worktree",
+];
 
 /// One declared policy: a name and its parameters.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,14 +48,21 @@ impl PolicySpec {
 /// objects with a string `name` and parameters.
 pub fn check_specs(value: &Value) -> Vec<String> {
     let Some(items) = value.as_array() else {
-        return vec!["must be an array of policy names or {\"name\": ..., params} objects".to_string()];
+        return vec![
+            "must be an array of policy names or {\"name\": ..., params} objects".to_string(),
+        ];
     };
     let mut problems = Vec::new();
     for (i, item) in items.iter().enumerate() {
         match item {
             Value::String(s) if !s.is_empty() => {}
-            Value::Object(o) if o.get("name").and_then(Value::as_str).is_some_and(|n| !n.is_empty()) => {}
-            _ => problems.push(format!("entry {i} must be a policy name or an object with a \"name\"")),
+            Value::Object(o)
+                if o.get("name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| !n.is_empty()) => {}
+            _ => problems.push(format!(
+                "entry {i} must be a policy name or an object with a \"name\""
+            )),
         }
     }
     problems
@@ -58,10 +73,17 @@ pub fn parse_specs(values: &[Value]) -> Vec<PolicySpec> {
     values
         .iter()
         .filter_map(|v| match v {
-            Value::String(name) => Some(PolicySpec { name: name.clone(), params: Map::new() }),
+            Value::String(name) => Some(PolicySpec {
+                name: name.clone(),
+                params: Map::new(),
+            }),
             Value::Object(o) => {
                 let name = o.get("name")?.as_str()?.to_string();
-                let params = o.iter().filter(|(k, _)| *k != "name").map(|(k, v)| (k.clone(), v.clone())).collect();
+                let params = o
+                    .iter()
+                    .filter(|(k, _)| *k != "name")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
                 Some(PolicySpec { name, params })
             }
             _ => None,
@@ -111,7 +133,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { timeout_ms: DEFAULT_TIMEOUT_MS, max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES }
+        Limits {
+            timeout_ms: DEFAULT_TIMEOUT_MS,
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+        }
     }
 }
 
@@ -137,13 +162,21 @@ pub struct PolicyReport {
 
 /// Evaluates the manifest's (effective) policies against the run.
 pub fn evaluate(ctx: &PolicyContext<'_>) -> PolicyReport {
-    let mut report = PolicyReport { limits: Some(ctx.limits), ..PolicyReport::default() };
+    let mut report = PolicyReport {
+        limits: Some(ctx.limits),
+        ..PolicyReport::default()
+    };
     for spec in parse_specs(&ctx.manifest.policies) {
         match status(&spec.name) {
             PolicyStatus::Unknown => report.errors.push(format!(
                 "unknown policy {:?} (known: {})",
                 spec.name,
-                IMPLEMENTED.iter().chain(RECOGNIZED_UNIMPLEMENTED.iter()).copied().collect::<Vec<_>>().join(", ")
+                IMPLEMENTED
+                    .iter()
+                    .chain(RECOGNIZED_UNIMPLEMENTED.iter())
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
             PolicyStatus::Unimplemented => report.warnings.push(format!(
                 "policy {:?} is recognized but not enforced by this build",
@@ -158,22 +191,18 @@ pub fn evaluate(ctx: &PolicyContext<'_>) -> PolicyReport {
 fn apply(spec: &PolicySpec, ctx: &PolicyContext<'_>, report: &mut PolicyReport) {
     let m = ctx.manifest;
     match spec.name.as_str() {
-        "require_workspace_binding" => {
-            if ctx.workspace.is_none() {
-                report.errors.push(
-                    "require_workspace_binding: no workspace is bound (no `.fornax/` above the \
-                     working directory; pass --workspace or set FORNAX_WORKSPACE)"
-                        .to_string(),
-                );
-            }
+        "require_workspace_binding" if ctx.workspace.is_none() => {
+            report.errors.push(
+                "require_workspace_binding: no workspace is bound (no `.fornax/` above the \
+                 working directory; pass --workspace or set FORNAX_WORKSPACE)"
+                    .to_string(),
+            );
         }
-        "require_active_lifecycle" => {
-            if m.lifecycle_state != LifecycleState::Active {
-                report.errors.push(format!(
-                    "require_active_lifecycle: {} is {}, not active (--any-lifecycle does not lift this policy)",
-                    m.id, m.lifecycle_state
-                ));
-            }
+        "require_active_lifecycle" if m.lifecycle_state != LifecycleState::Active => {
+            report.errors.push(format!(
+                "require_active_lifecycle: {} is {}, not active (--any-lifecycle does not lift this policy)",
+                m.id, m.lifecycle_state
+            ));
         }
         "forbid_network" => {
             if m.side_effects.iter().any(|s| s == "network") {
@@ -191,7 +220,10 @@ fn apply(spec: &PolicySpec, ctx: &PolicyContext<'_>, report: &mut PolicyReport) 
         }
         "limit_execution" => {
             let mut limits = report.limits.unwrap_or(ctx.limits);
-            for (key, slot) in [("timeoutMs", &mut limits.timeout_ms), ("maxOutputBytes", &mut limits.max_output_bytes)] {
+            for (key, slot) in [
+                ("timeoutMs", &mut limits.timeout_ms),
+                ("maxOutputBytes", &mut limits.max_output_bytes),
+            ] {
                 match spec.params.get(key) {
                     None => {}
                     Some(v) => match v.as_u64() {
@@ -259,7 +291,11 @@ mod tests {
     }
 
     fn eval(m: &CapabilityManifest, workspace: Option<&Path>) -> PolicyReport {
-        evaluate(&PolicyContext { manifest: m, workspace, limits: Limits::default() })
+        evaluate(&PolicyContext {
+            manifest: m,
+            workspace,
+            limits: Limits::default(),
+        })
     }
 
     #[test]
@@ -275,34 +311,66 @@ mod tests {
     #[test]
     fn enforced_policies() {
         let m = manifest(
-            json!(["require_workspace_binding", "require_active_lifecycle", "forbid_network"]),
+            json!([
+                "require_workspace_binding",
+                "require_active_lifecycle",
+                "forbid_network"
+            ]),
             "draft",
             json!(["network"]),
         );
         let r = eval(&m, None);
         assert_eq!(r.errors.len(), 3, "{:?}", r.errors);
-        let m = manifest(json!(["require_workspace_binding", "require_active_lifecycle"]), "active", json!([]));
+        let m = manifest(
+            json!(["require_workspace_binding", "require_active_lifecycle"]),
+            "active",
+            json!([]),
+        );
         assert!(eval(&m, Some(Path::new("/w"))).errors.is_empty());
     }
 
     #[test]
     fn limit_execution_clamps() {
-        let m = manifest(json!([{"name": "limit_execution", "timeoutMs": 1000, "maxOutputBytes": 10}]), "active", json!([]));
+        let m = manifest(
+            json!([{"name": "limit_execution", "timeoutMs": 1000, "maxOutputBytes": 10}]),
+            "active",
+            json!([]),
+        );
         let r = eval(&m, None);
-        assert_eq!(r.limits, Some(Limits { timeout_ms: 1000, max_output_bytes: 10 }));
+        assert_eq!(
+            r.limits,
+            Some(Limits {
+                timeout_ms: 1000,
+                max_output_bytes: 10
+            })
+        );
         assert!(r.warnings.iter().any(|w| w.contains("clamped")));
-        let m = manifest(json!([{"name": "limit_execution", "timeoutMs": -1}]), "active", json!([]));
+        let m = manifest(
+            json!([{"name": "limit_execution", "timeoutMs": -1}]),
+            "active",
+            json!([]),
+        );
         assert_eq!(eval(&m, None).errors.len(), 1);
     }
 
     #[test]
     fn merge_prefers_the_more_specific_layer() {
-        let a = [json!("forbid_network"), json!({"name": "limit_execution", "timeoutMs": 5})];
-        let b = [json!({"name": "limit_execution", "timeoutMs": 9}), json!("rate_limit")];
+        let a = [
+            json!("forbid_network"),
+            json!({"name": "limit_execution", "timeoutMs": 5}),
+        ];
+        let b = [
+            json!({"name": "limit_execution", "timeoutMs": 9}),
+            json!("rate_limit"),
+        ];
         let merged = merge(&[&a, &b]);
         assert_eq!(
             merged,
-            vec![json!("forbid_network"), json!({"name": "limit_execution", "timeoutMs": 9}), json!("rate_limit")]
+            vec![
+                json!("forbid_network"),
+                json!({"name": "limit_execution", "timeoutMs": 9}),
+                json!("rate_limit")
+            ]
         );
     }
 }

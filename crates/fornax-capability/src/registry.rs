@@ -27,8 +27,17 @@ use crate::toolspace::{self, ToolspaceManifest, TOOLSPACE_FILE};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Origin {
     Builtin,
-    File { root: Root, path: PathBuf },
-    Mount { toolspace: String, root: Root, path: PathBuf, mount: usize, source: String },
+    File {
+        root: Root,
+        path: PathBuf,
+    },
+    Mount {
+        toolspace: String,
+        root: Root,
+        path: PathBuf,
+        mount: usize,
+        source: String,
+    },
 }
 
 impl Origin {
@@ -36,8 +45,17 @@ impl Origin {
         match self {
             Origin::Builtin => "built-in".to_string(),
             Origin::File { root, path } => format!("{} {}", root.as_str(), path.display()),
-            Origin::Mount { toolspace, path, mount, source, .. } => {
-                format!("toolspace {toolspace} ({} moduleMounts[{mount}] from {source})", path.display())
+            Origin::Mount {
+                toolspace,
+                path,
+                mount,
+                source,
+                ..
+            } => {
+                format!(
+                    "toolspace {toolspace} ({} moduleMounts[{mount}] from {source})",
+                    path.display()
+                )
             }
         }
     }
@@ -46,7 +64,13 @@ impl Origin {
         match self {
             Origin::Builtin => json!({"kind": "builtin"}),
             Origin::File { root, path } => json!({"kind": root.as_str(), "path": path}),
-            Origin::Mount { toolspace, root, path, mount, source } => json!({
+            Origin::Mount {
+                toolspace,
+                root,
+                path,
+                mount,
+                source,
+            } => json!({
                 "kind": "toolspace", "toolspace": toolspace, "root": root.as_str(),
                 "path": path, "mount": mount, "source": source
             }),
@@ -129,12 +153,18 @@ impl Registry {
         for (i, value) in builtins::manifests().into_iter().enumerate() {
             let location = format!("builtin:{}", value["id"].as_str().unwrap_or(&i.to_string()));
             match CapabilityManifest::from_value(&value) {
-                Ok(manifest) => candidates.push(Candidate { location, manifest, origin: Origin::Builtin }),
+                Ok(manifest) => candidates.push(Candidate {
+                    location,
+                    manifest,
+                    origin: Origin::Builtin,
+                }),
                 Err(problems) => reg.reject(location, value["id"].as_str(), problems),
             }
         }
         for root in layout.roots() {
-            let Some(dir) = layout.capabilities_dir(root) else { continue };
+            let Some(dir) = layout.capabilities_dir(root) else {
+                continue;
+            };
             for path in json_files(&dir) {
                 let location = path.display().to_string();
                 match read_manifest(&path, root) {
@@ -153,7 +183,11 @@ impl Registry {
     }
 
     fn reject(&mut self, location: String, id: Option<&str>, problems: Vec<String>) {
-        self.rejected.push(Rejection { location, id: id.map(str::to_string), problems });
+        self.rejected.push(Rejection {
+            location,
+            id: id.map(str::to_string),
+            problems,
+        });
     }
 
     /// Admits candidates whose id is unique; every contender for a duplicated id is rejected.
@@ -165,18 +199,33 @@ impl Registry {
         for (id, mut group) in by_id {
             if group.len() == 1 {
                 let c = group.remove(0);
-                let Some(parsed) = c.manifest.parsed_id() else { continue };
-                self.caps.insert(id, Capability { id: parsed, manifest: c.manifest, origin: c.origin });
+                let Some(parsed) = c.manifest.parsed_id() else {
+                    continue;
+                };
+                self.caps.insert(
+                    id,
+                    Capability {
+                        id: parsed,
+                        manifest: c.manifest,
+                        origin: c.origin,
+                    },
+                );
                 continue;
             }
             let locations: Vec<String> = group.iter().map(|c| c.location.clone()).collect();
             for c in &group {
-                let others: Vec<&str> =
-                    locations.iter().filter(|l| **l != c.location).map(String::as_str).collect();
+                let others: Vec<&str> = locations
+                    .iter()
+                    .filter(|l| **l != c.location)
+                    .map(String::as_str)
+                    .collect();
                 self.reject(
                     c.location.clone(),
                     Some(&id),
-                    vec![format!("duplicate id {id}: also defined in {}", others.join(", "))],
+                    vec![format!(
+                        "duplicate id {id}: also defined in {}",
+                        others.join(", ")
+                    )],
                 );
             }
         }
@@ -185,9 +234,14 @@ impl Registry {
     fn load_toolspaces(&mut self, layout: &Layout) {
         let mut found: BTreeMap<String, Vec<(Root, PathBuf)>> = BTreeMap::new();
         for root in layout.roots() {
-            let Some(dir) = layout.toolspaces_dir(root) else { continue };
+            let Some(dir) = layout.toolspaces_dir(root) else {
+                continue;
+            };
             for sub in subdirs(&dir) {
-                let name = sub.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let name = sub
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 found.entry(name).or_default().push((root, sub));
             }
         }
@@ -205,21 +259,33 @@ impl Registry {
                     has_adapters: dir.join("adapters").is_dir(),
                 };
                 if let Err(e) = crate::id::check_segment(&name) {
-                    self.reject(dir.display().to_string(), None, vec![format!("toolspace folder: {e}")]);
+                    self.reject(
+                        dir.display().to_string(),
+                        None,
+                        vec![format!("toolspace folder: {e}")],
+                    );
                 } else if duplicate {
-                    let others: Vec<String> =
-                        dirs.iter().filter(|(_, d)| d != dir).map(|(_, d)| d.display().to_string()).collect();
+                    let others: Vec<String> = dirs
+                        .iter()
+                        .filter(|(_, d)| d != dir)
+                        .map(|(_, d)| d.display().to_string())
+                        .collect();
                     self.reject(
                         file.display().to_string(),
                         None,
-                        vec![format!("duplicate toolspace {name:?}: also defined in {}", others.join(", "))],
+                        vec![format!(
+                            "duplicate toolspace {name:?}: also defined in {}",
+                            others.join(", ")
+                        )],
                     );
                 } else if info.has_manifest_file {
                     match self.load_toolspace(&file, &name) {
                         Ok((manifest, caps)) => {
                             for s in caps {
                                 synthesized.push(Capability {
-                                    id: s.manifest.parsed_id().unwrap_or_else(|| CapabilityId::toolspace(&name, "?", "?")),
+                                    id: s.manifest.parsed_id().unwrap_or_else(|| {
+                                        CapabilityId::toolspace(&name, "?", "?")
+                                    }),
                                     manifest: s.manifest,
                                     origin: Origin::Mount {
                                         toolspace: name.clone(),
@@ -252,7 +318,12 @@ impl Registry {
         let manifest = toolspace::parse(&value, name)?;
         let caps = toolspace::synthesize(
             &manifest,
-            |id| self.caps.get(id).filter(|c| c.id.scope != Scope::Toolspace).map(|c| &c.manifest),
+            |id| {
+                self.caps
+                    .get(id)
+                    .filter(|c| c.id.scope != Scope::Toolspace)
+                    .map(|c| &c.manifest)
+            },
             |scope, module| {
                 self.caps
                     .values()
@@ -275,11 +346,17 @@ impl Registry {
 
     /// Loaded capabilities, hiding non-active ones unless `include_all`.
     pub fn list(&self, include_all: bool) -> impl Iterator<Item = &Capability> {
-        self.caps.values().filter(move |c| include_all || c.manifest.lifecycle_state == LifecycleState::Active)
+        self.caps
+            .values()
+            .filter(move |c| include_all || c.manifest.lifecycle_state == LifecycleState::Active)
     }
 
     /// Resolves a full id or a shorthand (see the module docs for the order).
-    pub fn resolve(&self, query: &[String], toolspace: Option<&str>) -> Result<&Capability, CapError> {
+    pub fn resolve(
+        &self,
+        query: &[String],
+        toolspace: Option<&str>,
+    ) -> Result<&Capability, CapError> {
         let joined = query.join(" ");
         let (module, capability) = match query {
             [one] if CapabilityId::parse(one).is_ok() => return self.exact(one),
@@ -296,7 +373,10 @@ impl Registry {
         };
         match toolspace {
             Some(ts) => {
-                if let Some(c) = self.caps.get(&CapabilityId::toolspace(ts, &module, &capability).to_string()) {
+                if let Some(c) = self
+                    .caps
+                    .get(&CapabilityId::toolspace(ts, &module, &capability).to_string())
+                {
                     return Ok(c);
                 }
             }
@@ -304,7 +384,11 @@ impl Registry {
                 let mounted: Vec<&Capability> = self
                     .caps
                     .values()
-                    .filter(|c| c.id.scope == Scope::Toolspace && c.id.module == module && c.id.capability == capability)
+                    .filter(|c| {
+                        c.id.scope == Scope::Toolspace
+                            && c.id.module == module
+                            && c.id.capability == capability
+                    })
                     .collect();
                 match mounted.as_slice() {
                     [one] => return Ok(one),
@@ -314,14 +398,20 @@ impl Registry {
                             query: joined,
                             candidates: format!(
                                 "{} (pick one with --toolspace or a full id)",
-                                many.iter().map(|c| c.manifest.id.as_str()).collect::<Vec<_>>().join(", ")
+                                many.iter()
+                                    .map(|c| c.manifest.id.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
                             ),
                         })
                     }
                 }
             }
         }
-        for id in [CapabilityId::global(&module, &capability), CapabilityId::workspace(&module, &capability)] {
+        for id in [
+            CapabilityId::global(&module, &capability),
+            CapabilityId::workspace(&module, &capability),
+        ] {
             if let Some(c) = self.caps.get(&id.to_string()) {
                 return Ok(c);
             }
@@ -337,15 +427,28 @@ impl Registry {
         let rejected: Vec<String> = self
             .rejected
             .iter()
-            .filter(|r| r.id.as_deref().is_some_and(|id| id == needle || id.ends_with(&format!(".{needle}"))))
-            .map(|r| format!("{} was rejected ({}): {}", r.id.as_deref().unwrap_or("?"), r.location, r.problems.join("; ")))
+            .filter(|r| {
+                r.id.as_deref()
+                    .is_some_and(|id| id == needle || id.ends_with(&format!(".{needle}")))
+            })
+            .map(|r| {
+                format!(
+                    "{} was rejected ({}): {}",
+                    r.id.as_deref().unwrap_or("?"),
+                    r.location,
+                    r.problems.join("; ")
+                )
+            })
             .collect();
         let hint = if rejected.is_empty() {
             "; `fornax cap list --all` shows what is loaded".to_string()
         } else {
             format!("; {}", rejected.join("; "))
         };
-        CapError::NotFound { query: query.to_string(), hint }
+        CapError::NotFound {
+            query: query.to_string(),
+            hint,
+        }
     }
 }
 
@@ -355,7 +458,10 @@ fn read_json(path: &Path) -> Result<Value, String> {
 }
 
 /// Reads and validates one manifest file found under `root`.
-fn read_manifest(path: &Path, root: Root) -> Result<CapabilityManifest, (Option<String>, Vec<String>)> {
+fn read_manifest(
+    path: &Path,
+    root: Root,
+) -> Result<CapabilityManifest, (Option<String>, Vec<String>)> {
     let value = read_json(path).map_err(|e| (None, vec![e]))?;
     let id = value.get("id").and_then(Value::as_str).map(str::to_string);
     let mut problems = crate::manifest::validate(&value);
@@ -383,7 +489,9 @@ fn read_manifest(path: &Path, root: Root) -> Result<CapabilityManifest, (Option<
 
 /// `*.json` files directly in `dir`, sorted.
 pub(crate) fn json_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
     let mut files: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -395,8 +503,14 @@ pub(crate) fn json_files(dir: &Path) -> Vec<PathBuf> {
 
 /// Subdirectories of `dir`, sorted.
 pub(crate) fn subdirs(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut dirs: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
     dirs.sort();
     dirs
 }

@@ -13,16 +13,17 @@ use crate::toolspace::TOOLSPACE_FILE;
 
 /// Writes a draft manifest for `id` where the registry will find it.
 pub fn capability(layout: &Layout, id: &str) -> Result<PathBuf, CapError> {
-    let parsed = CapabilityId::parse(id).map_err(|reason| CapError::InvalidId { id: id.to_string(), reason })?;
+    let parsed = CapabilityId::parse(id).map_err(|reason| CapError::InvalidId {
+        id: id.to_string(),
+        reason,
+    })?;
     let root = match parsed.scope {
         Scope::Global => Root::Home,
         Scope::Workspace => Root::Workspace,
-        Scope::Toolspace => {
-            return Err(CapError::Usage(format!(
-                "{id}: toolspace capabilities come from mounts; create the capability as global.* or \
+        Scope::Toolspace => return Err(CapError::Usage(format!(
+            "{id}: toolspace capabilities come from mounts; create the capability as global.* or \
                  workspace.* and add a moduleMounts entry to the toolspace's {TOOLSPACE_FILE}"
-            )))
-        }
+        ))),
     };
     let dir = layout.capabilities_dir(root).ok_or_else(no_workspace)?;
     let path = dir.join(format!("{}.{}.json", parsed.module, parsed.capability));
@@ -47,8 +48,23 @@ pub fn capability(layout: &Layout, id: &str) -> Result<PathBuf, CapError> {
 }
 
 /// Writes a draft adapter folder. `kind` is `type` or `provider`.
-pub fn adapter(layout: &Layout, name: &str, kind: &str, composes: &str, toolspace: Option<&str>) -> Result<Vec<PathBuf>, CapError> {
+pub fn adapter(
+    layout: &Layout,
+    name: &str,
+    kind: &str,
+    composes: &str,
+    toolspace: Option<&str>,
+) -> Result<Vec<PathBuf>, CapError> {
     check_segment(name).map_err(CapError::Usage)?;
+    let builtin = SUPPORTED_ADAPTER_TYPES.contains(&name)
+        || crate::exec::provider::builtin_providers()
+            .iter()
+            .any(|p| p.name() == name);
+    if builtin && toolspace.is_none() {
+        return Err(CapError::Usage(format!(
+            "{name:?} is a built-in adapter; a folder adapter may shadow it only inside one toolspace (--toolspace TS)"
+        )));
+    }
     let base = match toolspace {
         Some(ts) => {
             check_segment(ts).map_err(CapError::Usage)?;
@@ -102,7 +118,11 @@ pub fn adapter(layout: &Layout, name: &str, kind: &str, composes: &str, toolspac
             written.push(dir.join(ADAPTER_MANIFEST));
             written.push(script_path);
         }
-        other => return Err(CapError::Usage(format!("--kind must be `type` or `provider`, got {other:?}"))),
+        other => {
+            return Err(CapError::Usage(format!(
+                "--kind must be `type` or `provider`, got {other:?}"
+            )))
+        }
     }
     Ok(written)
 }
@@ -136,8 +156,15 @@ fn toolspace_dir(layout: &Layout, name: &str) -> PathBuf {
             }
         }
     }
-    let root = if layout.workspace.is_some() { Root::Workspace } else { Root::Home };
-    layout.toolspaces_dir(root).unwrap_or_else(|| layout.home.join("toolspaces")).join(name)
+    let root = if layout.workspace.is_some() {
+        Root::Workspace
+    } else {
+        Root::Home
+    };
+    layout
+        .toolspaces_dir(root)
+        .unwrap_or_else(|| layout.home.join("toolspaces"))
+        .join(name)
 }
 
 fn no_workspace() -> CapError {
@@ -158,14 +185,21 @@ fn create_file(path: &Path, text: &str) -> Result<(), CapError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| CapError::io(parent, e))?;
     }
-    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            CapError::AlreadyExists { path: path.to_path_buf() }
-        } else {
-            CapError::io(path, e)
-        }
-    })?;
-    file.write_all(text.as_bytes()).map_err(|e| CapError::io(path, e))
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                CapError::AlreadyExists {
+                    path: path.to_path_buf(),
+                }
+            } else {
+                CapError::io(path, e)
+            }
+        })?;
+    file.write_all(text.as_bytes())
+        .map_err(|e| CapError::io(path, e))
 }
 
 const SCRIPT_TEMPLATE: &str = r#"// Provider adapter (Rhai, sandboxed: no files, network or processes of its own).

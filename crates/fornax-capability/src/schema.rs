@@ -89,9 +89,8 @@ fn check_node(node: &Value, path: &str, problems: &mut Vec<String>) {
                 for name in names {
                     match name.as_str() {
                         Some(n) if props.is_some_and(|p| p.contains_key(n)) => {}
-                        Some(n) => problems.push(format!(
-                            "{path}.required: {n:?} is not a declared property"
-                        )),
+                        Some(n) => problems
+                            .push(format!("{path}.required: {n:?} is not a declared property")),
                         None => problems.push(format!("{path}.required: must list strings")),
                     }
                 }
@@ -101,7 +100,9 @@ fn check_node(node: &Value, path: &str, problems: &mut Vec<String>) {
     }
     if let Some(ap) = obj.get("additionalProperties") {
         if !ap.is_boolean() {
-            problems.push(format!("{path}.additionalProperties: only true or false is supported"));
+            problems.push(format!(
+                "{path}.additionalProperties: only true or false is supported"
+            ));
         }
     }
     if let Some(items) = obj.get("items") {
@@ -197,13 +198,28 @@ pub fn prepare_args(
 /// a command-line string (or a scalar where a string is wanted). Leaves other values for the
 /// validator to report.
 fn coerce(value: &mut Value, schema: &Value) -> Result<(), String> {
-    let Some(types) = schema.get("type").and_then(declared_types) else { return Ok(()) };
+    let Some(types) = schema.get("type").and_then(declared_types) else {
+        return Ok(());
+    };
     let current = json_type(value);
-    let already = types.iter().any(|t| *t == current || (*t == "number" && current == "integer"));
-    let ty = if already { current } else { types.iter().copied().find(|t| *t != "null").unwrap_or("null") };
+    let already = types
+        .iter()
+        .any(|t| *t == current || (*t == "number" && current == "integer"));
+    let ty = if already {
+        current
+    } else {
+        types
+            .iter()
+            .copied()
+            .find(|t| *t != "null")
+            .unwrap_or("null")
+    };
     let converted = match (ty, &*value) {
         ("integer", Value::String(s)) => {
-            let n: i64 = s.trim().parse().map_err(|_| format!("{s:?} is not an integer"))?;
+            let n: i64 = s
+                .trim()
+                .parse()
+                .map_err(|_| format!("{s:?} is not an integer"))?;
             Some(Value::Number(n.into()))
         }
         ("integer", Value::Number(n)) if n.as_i64().is_none() && n.as_u64().is_none() => {
@@ -215,8 +231,13 @@ fn coerce(value: &mut Value, schema: &Value) -> Result<(), String> {
             }
         }
         ("number", Value::String(s)) => {
-            let f: f64 = s.trim().parse().map_err(|_| format!("{s:?} is not a number"))?;
-            Some(Value::Number(Number::from_f64(f).ok_or(format!("{s:?} is not a finite number"))?))
+            let f: f64 = s
+                .trim()
+                .parse()
+                .map_err(|_| format!("{s:?} is not a number"))?;
+            Some(Value::Number(
+                Number::from_f64(f).ok_or(format!("{s:?} is not a finite number"))?,
+            ))
         }
         ("boolean", Value::String(s)) => match s.trim().to_ascii_lowercase().as_str() {
             "true" | "yes" | "1" | "on" => Some(Value::Bool(true)),
@@ -233,7 +254,10 @@ fn coerce(value: &mut Value, schema: &Value) -> Result<(), String> {
                 Some(Value::Array(Vec::new()))
             } else {
                 Some(Value::Array(
-                    trimmed.split(',').map(|p| Value::String(p.trim().to_string())).collect(),
+                    trimmed
+                        .split(',')
+                        .map(|p| Value::String(p.trim().to_string()))
+                        .collect(),
                 ))
             }
         }
@@ -250,9 +274,10 @@ fn coerce(value: &mut Value, schema: &Value) -> Result<(), String> {
             coerce(item, item_schema).map_err(|e| format!("item {i}: {e}"))?;
         }
     }
-    if let (Value::Object(map), Some(props)) =
-        (&mut *value, schema.get("properties").and_then(Value::as_object))
-    {
+    if let (Value::Object(map), Some(props)) = (
+        &mut *value,
+        schema.get("properties").and_then(Value::as_object),
+    ) {
         for (k, v) in map.iter_mut() {
             if let Some(sub) = props.get(k) {
                 coerce(v, sub).map_err(|e| format!("{k}: {e}"))?;
@@ -302,8 +327,12 @@ mod tests {
 
     #[test]
     fn defaults_layer_under_given_args() {
-        let args = prepare_args(&schema(), &map(json!({"mode": "slow", "count": 5})), &map(json!({"count": 9})))
-            .unwrap();
+        let args = prepare_args(
+            &schema(),
+            &map(json!({"mode": "slow", "count": 5})),
+            &map(json!({"count": 9})),
+        )
+        .unwrap();
         assert_eq!(args["count"], json!(9));
         assert_eq!(args["mode"], json!("slow"));
         let args = prepare_args(&schema(), &Map::new(), &map(json!({"mode": "slow"}))).unwrap();
@@ -312,14 +341,22 @@ mod tests {
 
     #[test]
     fn reports_every_validation_error() {
-        let errors =
-            prepare_args(&schema(), &Map::new(), &map(json!({"count": 0, "extra": 1}))).unwrap_err();
+        let errors = prepare_args(
+            &schema(),
+            &Map::new(),
+            &map(json!({"count": 0, "extra": 1})),
+        )
+        .unwrap_err();
         let text = errors.join("\n");
         assert!(text.contains("count"), "{text}");
         assert!(text.contains("mode"), "{text}");
         assert!(text.contains("extra"), "{text}");
-        let errors = prepare_args(&schema(), &Map::new(), &map(json!({"count": "many", "mode": "fast"})))
-            .unwrap_err();
+        let errors = prepare_args(
+            &schema(),
+            &Map::new(),
+            &map(json!({"count": "many", "mode": "fast"})),
+        )
+        .unwrap_err();
         assert!(errors[0].contains("not an integer"), "{errors:?}");
     }
 

@@ -27,7 +27,10 @@ pub struct TestRunSummary {
 
 impl TestRunSummary {
     fn new(runner: &str) -> Self {
-        TestRunSummary { runner: runner.to_string(), ..TestRunSummary::default() }
+        TestRunSummary {
+            runner: runner.to_string(),
+            ..TestRunSummary::default()
+        }
     }
 
     fn fail(&mut self, name: impl Into<String>) {
@@ -58,9 +61,11 @@ pub fn parse_libtest(output: &str) -> Option<TestRunSummary> {
         let line = line.trim();
         if let Some(rest) = line.strip_prefix("test result: ") {
             saw_human = true;
-            for part in rest.split(|c| c == ';' || c == '.').map(str::trim) {
+            for part in rest.split([';', '.']).map(str::trim) {
                 let mut words = part.split_whitespace();
-                let (Some(n), Some(label)) = (words.next(), words.next()) else { continue };
+                let (Some(n), Some(label)) = (words.next(), words.next()) else {
+                    continue;
+                };
                 let Ok(n) = n.parse::<u64>() else { continue };
                 match label {
                     "passed" => human.passed += n,
@@ -70,17 +75,23 @@ pub fn parse_libtest(output: &str) -> Option<TestRunSummary> {
                     _ => {}
                 }
             }
-        } else if let Some(name) = line.strip_prefix("test ").and_then(|r| r.strip_suffix(" ... FAILED")) {
+        } else if let Some(name) = line
+            .strip_prefix("test ")
+            .and_then(|r| r.strip_suffix(" ... FAILED"))
+        {
             human.fail(name);
         } else if line.starts_with('{') {
-            let Ok(event) = serde_json::from_str::<Value>(line) else { continue };
+            let Ok(event) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
             match (event["type"].as_str(), event["event"].as_str()) {
                 (Some("suite"), Some("ok" | "failed")) => {
                     saw_json = true;
                     json.passed += event["passed"].as_u64().unwrap_or(0);
                     json.failed += event["failed"].as_u64().unwrap_or(0);
                     json.skipped += event["ignored"].as_u64().unwrap_or(0);
-                    *json.filtered_out.get_or_insert(0) += event["filtered_out"].as_u64().unwrap_or(0);
+                    *json.filtered_out.get_or_insert(0) +=
+                        event["filtered_out"].as_u64().unwrap_or(0);
                 }
                 (Some("test"), Some("failed")) => {
                     if let Some(name) = event["name"].as_str() {
@@ -119,15 +130,21 @@ pub fn parse_nextest(output: &str) -> Option<TestRunSummary> {
                 s.fail(name.trim());
             }
         }
-        let Some(rest) = line.strip_prefix("Summary [") else { continue };
-        let Some((_, counts)) = rest.split_once(']') else { continue };
+        let Some(rest) = line.strip_prefix("Summary [") else {
+            continue;
+        };
+        let Some((_, counts)) = rest.split_once(']') else {
+            continue;
+        };
         saw = true;
         s.passed = 0;
         s.failed = 0;
         s.skipped = 0;
         for part in counts.split([',', ':']).map(str::trim) {
             let mut words = part.split_whitespace();
-            let (Some(n), Some(label)) = (words.next(), words.next()) else { continue };
+            let (Some(n), Some(label)) = (words.next(), words.next()) else {
+                continue;
+            };
             let Ok(n) = n.parse::<u64>() else { continue };
             match label {
                 "passed" => s.passed += n,
@@ -154,8 +171,12 @@ pub fn parse_go_test_json(output: &str) -> Option<TestRunSummary> {
     let mut failed_packages: Vec<String> = Vec::new();
     let mut saw = false;
     for line in output.lines() {
-        let Ok(event) = serde_json::from_str::<Value>(line.trim()) else { continue };
-        let Some(action) = event["Action"].as_str() else { continue };
+        let Ok(event) = serde_json::from_str::<Value>(line.trim()) else {
+            continue;
+        };
+        let Some(action) = event["Action"].as_str() else {
+            continue;
+        };
         saw = true;
         let package = event["Package"].as_str().unwrap_or_default().to_string();
         match (event["Test"].as_str(), action) {
@@ -181,7 +202,10 @@ pub fn parse_go_test_json(output: &str) -> Option<TestRunSummary> {
         }
     }
     for package in failed_packages {
-        if !outcomes.iter().any(|((p, _), a)| *p == package && a == "fail") {
+        if !outcomes
+            .iter()
+            .any(|((p, _), a)| *p == package && a == "fail")
+        {
             s.failed += 1;
             s.fail(format!("{package} (package failed)"));
         }
@@ -201,7 +225,9 @@ pub fn parse_junit_xml(xml: &str, runner: &str) -> Option<TestRunSummary> {
     for case in doc.descendants().filter(|n| n.has_tag_name("testcase")) {
         let child = |tag: &str| case.children().any(|c| c.has_tag_name(tag));
         let name = match case.attribute("classname") {
-            Some(class) if !class.is_empty() => format!("{class}::{}", case.attribute("name").unwrap_or("?")),
+            Some(class) if !class.is_empty() => {
+                format!("{class}::{}", case.attribute("name").unwrap_or("?"))
+            }
             _ => case.attribute("name").unwrap_or("?").to_string(),
         };
         if child("failure") || child("error") {
@@ -229,7 +255,9 @@ pub fn parse_pytest_text(output: &str) -> Option<TestRunSummary> {
     let mut saw = false;
     for part in counts.split(',').map(str::trim) {
         let mut words = part.split_whitespace();
-        let (Some(n), Some(label)) = (words.next(), words.next()) else { continue };
+        let (Some(n), Some(label)) = (words.next(), words.next()) else {
+            continue;
+        };
         let Ok(n) = n.parse::<u64>() else { continue };
         saw = true;
         match label {
@@ -246,23 +274,46 @@ pub fn parse_pytest_text(output: &str) -> Option<TestRunSummary> {
 pub fn parse_jest_json(report: &Value, runner: &str) -> Option<TestRunSummary> {
     let obj = report.as_object()?;
     let passed = obj.get("numPassedTests")?.as_u64()?;
-    let failed = obj.get("numFailedTests").and_then(Value::as_u64).unwrap_or(0);
-    let pending = obj.get("numPendingTests").and_then(Value::as_u64).unwrap_or(0);
+    let failed = obj
+        .get("numFailedTests")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    let pending = obj
+        .get("numPendingTests")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
     let todo = obj.get("numTodoTests").and_then(Value::as_u64).unwrap_or(0);
     let mut s = TestRunSummary::new(runner);
     s.passed = passed;
     s.failed = failed;
     s.skipped = pending + todo;
-    for file in obj.get("testResults").and_then(Value::as_array).into_iter().flatten() {
-        for a in file.get("assertionResults").and_then(Value::as_array).into_iter().flatten() {
+    for file in obj
+        .get("testResults")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        for a in file
+            .get("assertionResults")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             if a.get("status").and_then(Value::as_str) == Some("failed") {
-                let name = a.get("fullName").or_else(|| a.get("title")).and_then(Value::as_str).unwrap_or("?");
+                let name = a
+                    .get("fullName")
+                    .or_else(|| a.get("title"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("?");
                 s.fail(name);
             }
         }
         // A suite that failed to run (syntax error, missing import) has no assertions.
         if file.get("status").and_then(Value::as_str) == Some("failed")
-            && file.get("assertionResults").and_then(Value::as_array).is_some_and(Vec::is_empty)
+            && file
+                .get("assertionResults")
+                .and_then(Value::as_array)
+                .is_some_and(Vec::is_empty)
         {
             if let Some(name) = file.get("name").and_then(Value::as_str) {
                 s.failed += 1;
@@ -321,7 +372,9 @@ not json"#;
         let s = parse_go_test_json(out).unwrap();
         assert_eq!((s.passed, s.failed, s.skipped), (1, 2, 1));
         assert!(s.failures.contains(&"ex/m.TestB".to_string()));
-        assert!(s.failures.contains(&"ex/broken (package failed)".to_string()));
+        assert!(s
+            .failures
+            .contains(&"ex/broken (package failed)".to_string()));
     }
 
     #[test]
@@ -336,7 +389,8 @@ not json"#;
         assert_eq!(s.failures, vec!["tests.test_x::test_bad"]);
         assert!(parse_junit_xml("<html/>", "pytest").is_none());
         assert!(parse_junit_xml("<testsuite", "pytest").is_none());
-        let s = parse_pytest_text("....\n===== 4 passed, 1 failed, 2 skipped in 0.31s =====\n").unwrap();
+        let s = parse_pytest_text("....\n===== 4 passed, 1 failed, 2 skipped in 0.31s =====\n")
+            .unwrap();
         assert_eq!((s.passed, s.failed, s.skipped), (4, 1, 2));
     }
 

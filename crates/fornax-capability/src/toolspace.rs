@@ -17,9 +17,24 @@ use crate::policy;
 /// File name of a toolspace's mount manifest.
 pub const TOOLSPACE_FILE: &str = "toolspace.json";
 
-const FIELDS: [&str; 8] =
-    ["manifestVersion", "toolspace", "summary", "owner", "lifecycleState", "defaults", "policies", "moduleMounts"];
-const MOUNT_FIELDS: [&str; 6] = ["module", "source", "capabilities", "defaults", "policies", "lifecycleState"];
+const FIELDS: [&str; 8] = [
+    "manifestVersion",
+    "toolspace",
+    "summary",
+    "owner",
+    "lifecycleState",
+    "defaults",
+    "policies",
+    "moduleMounts",
+];
+const MOUNT_FIELDS: [&str; 6] = [
+    "module",
+    "source",
+    "capabilities",
+    "defaults",
+    "policies",
+    "lifecycleState",
+];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -71,7 +86,10 @@ impl ModuleMount {
     }
 
     pub fn module_name(&self) -> &str {
-        self.module.as_deref().or_else(|| self.source_parts().map(|(_, m)| m)).unwrap_or_default()
+        self.module
+            .as_deref()
+            .or_else(|| self.source_parts().map(|(_, m)| m))
+            .unwrap_or_default()
     }
 }
 
@@ -79,16 +97,22 @@ impl ModuleMount {
 pub fn parse(value: &Value, dir_name: &str) -> Result<ToolspaceManifest, Vec<String>> {
     let mut problems = Vec::new();
     let Some(obj) = value.as_object() else {
-        return Err(vec!["a toolspace manifest must be a JSON object".to_string()]);
+        return Err(vec![
+            "a toolspace manifest must be a JSON object".to_string()
+        ]);
     };
     unknown_fields(obj, &FIELDS, "", &mut problems);
     match obj.get("manifestVersion").and_then(Value::as_u64) {
         Some(MANIFEST_VERSION) => {}
-        _ => problems.push(format!("manifestVersion must be the integer {MANIFEST_VERSION}")),
+        _ => problems.push(format!(
+            "manifestVersion must be the integer {MANIFEST_VERSION}"
+        )),
     }
     match obj.get("toolspace").and_then(Value::as_str) {
         Some(name) if name == dir_name => {}
-        Some(name) => problems.push(format!("toolspace {name:?} does not match its folder {dir_name:?}")),
+        Some(name) => problems.push(format!(
+            "toolspace {name:?} does not match its folder {dir_name:?}"
+        )),
         None => problems.push("missing required string field \"toolspace\"".to_string()),
     }
     check_common(obj, "", &mut problems);
@@ -121,7 +145,9 @@ pub fn parse(value: &Value, dir_name: &str) -> Result<ToolspaceManifest, Vec<Str
                     probe.source_parts().is_some()
                 });
                 if !source_ok {
-                    problems.push(format!("{at}.source must be \"global.<module>\" or \"workspace.<module>\""));
+                    problems.push(format!(
+                        "{at}.source must be \"global.<module>\" or \"workspace.<module>\""
+                    ));
                 }
                 match m.get("capabilities").and_then(Value::as_array) {
                     Some(caps) if !caps.is_empty() => {
@@ -154,17 +180,30 @@ pub fn parse(value: &Value, dir_name: &str) -> Result<ToolspaceManifest, Vec<Str
 fn unknown_fields(obj: &Map<String, Value>, known: &[&str], at: &str, problems: &mut Vec<String>) {
     for key in obj.keys() {
         if !known.contains(&key.as_str()) && !key.starts_with("x-") {
-            let prefix = if at.is_empty() { String::new() } else { format!("{at}: ") };
-            problems.push(format!("{prefix}unknown field {key:?} (known: {})", known.join(", ")));
+            let prefix = if at.is_empty() {
+                String::new()
+            } else {
+                format!("{at}: ")
+            };
+            problems.push(format!(
+                "{prefix}unknown field {key:?} (known: {})",
+                known.join(", ")
+            ));
         }
     }
 }
 
 fn check_common(obj: &Map<String, Value>, at: &str, problems: &mut Vec<String>) {
-    let prefix = if at.is_empty() { String::new() } else { format!("{at}.") };
+    let prefix = if at.is_empty() {
+        String::new()
+    } else {
+        format!("{at}.")
+    };
     if let Some(v) = obj.get("lifecycleState") {
         if v.as_str().and_then(LifecycleState::parse).is_none() {
-            problems.push(format!("{prefix}lifecycleState must be one of \"draft\", \"reviewed\", \"active\""));
+            problems.push(format!(
+                "{prefix}lifecycleState must be one of \"draft\", \"reviewed\", \"active\""
+            ));
         }
     }
     if obj.get("defaults").is_some_and(|d| !d.is_object()) {
@@ -195,18 +234,28 @@ pub fn synthesize<'a>(
     let mut problems = Vec::new();
     let mut out: Vec<Synthesized> = Vec::new();
     for (i, mount) in ts.module_mounts.iter().enumerate() {
-        let Some((scope, module)) = mount.source_parts() else { continue };
+        let Some((scope, module)) = mount.source_parts() else {
+            continue;
+        };
         let names: Vec<String> = if mount.capabilities.iter().any(|c| c == "*") {
             modules(scope, module)
         } else {
             mount.capabilities.clone()
         };
         if names.is_empty() {
-            problems.push(format!("moduleMounts[{i}]: source {:?} has no loaded capabilities", mount.source));
+            problems.push(format!(
+                "moduleMounts[{i}]: source {:?} has no loaded capabilities",
+                mount.source
+            ));
         }
         for name in names {
-            let source_id = CapabilityId { scope, toolspace: None, module: module.to_string(), capability: name.clone() }
-                .to_string();
+            let source_id = CapabilityId {
+                scope,
+                toolspace: None,
+                module: module.to_string(),
+                capability: name.clone(),
+            }
+            .to_string();
             let Some(src) = sources(&source_id) else {
                 problems.push(format!(
                     "moduleMounts[{i}]: {source_id} is not a loaded capability (missing or rejected)"
@@ -218,7 +267,11 @@ pub fn synthesize<'a>(
                 problems.push(format!("moduleMounts[{i}]: {id} is mounted twice"));
                 continue;
             }
-            out.push(Synthesized { manifest: derive(src, ts, mount, id), source_id, mount_index: i });
+            out.push(Synthesized {
+                manifest: derive(src, ts, mount, id),
+                source_id,
+                mount_index: i,
+            });
         }
     }
     if problems.is_empty() {
@@ -228,12 +281,21 @@ pub fn synthesize<'a>(
     }
 }
 
-fn derive(src: &CapabilityManifest, ts: &ToolspaceManifest, mount: &ModuleMount, id: String) -> CapabilityManifest {
-    let lifecycle_state = [Some(src.lifecycle_state), ts.lifecycle_state, mount.lifecycle_state]
-        .into_iter()
-        .flatten()
-        .min()
-        .unwrap_or(src.lifecycle_state);
+fn derive(
+    src: &CapabilityManifest,
+    ts: &ToolspaceManifest,
+    mount: &ModuleMount,
+    id: String,
+) -> CapabilityManifest {
+    let lifecycle_state = [
+        Some(src.lifecycle_state),
+        ts.lifecycle_state,
+        mount.lifecycle_state,
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .unwrap_or(src.lifecycle_state);
     let mut defaults = src.defaults.clone();
     defaults.extend(ts.defaults.clone());
     defaults.extend(mount.defaults.clone());

@@ -26,24 +26,52 @@ fn args_schema() -> Value {
 #[test]
 fn args_translate_to_flags_with_arg_map_overrides() {
     let sb = Sandbox::new();
-    sb.local(&cli_manifest("workspace.show.argv", "printf", &["%s\\n"], json!({
-        "argsSchema": args_schema(),
-        "argMap": {"filter": "-k", "path": {"positional": true}},
-        "defaults": {"count": 2}
-    })));
-    let out = run(&sb.env(), CapCommand::Run {
-        target: vec!["show".into(), "argv".into()],
-        args: vec!["name=x y".into(), "verbose=true".into(), "quiet=false".into(), "tag=a,b".into(), "path=src/lib.rs".into(), "filter=smoke".into()],
-        args_json: Some(r#"{"skip": null}"#.into()),
-        any_lifecycle: false,
-        session: None,
-        toolspace: None,
-    });
+    sb.local(&cli_manifest(
+        "workspace.show.argv",
+        "printf",
+        &["%s\\n"],
+        json!({
+            "argsSchema": args_schema(),
+            "argMap": {"filter": "-k", "path": {"positional": true}},
+            "defaults": {"count": 2}
+        }),
+    ));
+    let out = run(
+        &sb.env(),
+        CapCommand::Run {
+            target: vec!["show".into(), "argv".into()],
+            args: vec![
+                "name=x y".into(),
+                "verbose=true".into(),
+                "quiet=false".into(),
+                "tag=a,b".into(),
+                "path=src/lib.rs".into(),
+                "filter=smoke".into(),
+            ],
+            args_json: Some(r#"{"skip": null}"#.into()),
+            any_lifecycle: false,
+            session: None,
+            toolspace: None,
+        },
+    );
     assert_eq!(out.exit_code, 0, "{}", out.human);
     let lines: Vec<&str> = out.json["data"].as_str().unwrap().lines().collect();
     assert_eq!(
         lines,
-        vec!["--name", "x y", "--count", "2", "--verbose", "--tag", "a", "--tag", "b", "-k", "smoke", "src/lib.rs"]
+        vec![
+            "--name",
+            "x y",
+            "--count",
+            "2",
+            "--verbose",
+            "--tag",
+            "a",
+            "--tag",
+            "b",
+            "-k",
+            "smoke",
+            "src/lib.rs"
+        ]
     );
     assert_eq!(out.json["meta"]["argv"][0], "printf");
 }
@@ -51,8 +79,18 @@ fn args_translate_to_flags_with_arg_map_overrides() {
 #[test]
 fn json_stdout_is_parsed_and_text_is_trimmed() {
     let sb = Sandbox::new();
-    sb.local(&cli_manifest("workspace.out.json", "printf", &[r#"  {"a": [1, 2]}  "#], json!({})));
-    sb.local(&cli_manifest("workspace.out.text", "printf", &["\n  hello world \n\n"], json!({})));
+    sb.local(&cli_manifest(
+        "workspace.out.json",
+        "printf",
+        &[r#"  {"a": [1, 2]}  "#],
+        json!({}),
+    ));
+    sb.local(&cli_manifest(
+        "workspace.out.text",
+        "printf",
+        &["\n  hello world \n\n"],
+        json!({}),
+    ));
     let env = sb.env();
     let j = run(&env, cap_run("workspace.out.json", &[]));
     assert_eq!(j.json["data"], json!({"a": [1, 2]}));
@@ -70,35 +108,73 @@ fn working_directory_and_environment_are_explicit() {
     let sb = Sandbox::new();
     std::fs::create_dir_all(sb.workspace.join("sub")).unwrap();
     sb.local(&cli_manifest("workspace.where.pwd", "pwd", &[], json!({})));
-    sb.local(&cli_manifest("workspace.where.sub", "pwd", &[], json!({"executionTarget": {"command": "pwd", "cwd": "sub"}})));
-    sb.local(&cli_manifest("workspace.where.env", "env", &[], json!({"executionTarget": {"command": "env", "env": {"GREETING": "hi"}}})));
+    sb.local(&cli_manifest(
+        "workspace.where.sub",
+        "pwd",
+        &[],
+        json!({"executionTarget": {"command": "pwd", "cwd": "sub"}}),
+    ));
+    sb.local(&cli_manifest(
+        "workspace.where.env",
+        "env",
+        &[],
+        json!({"executionTarget": {"command": "env", "env": {"GREETING": "hi"}}}),
+    ));
     let mut env = sb.env();
     env.cwd = sb.workspace.join("sub");
     let canonical = |p: &std::path::Path| p.canonicalize().unwrap();
     let pwd = run(&env, cap_run("workspace.where.pwd", &[]));
-    assert_eq!(canonical(pwd.json["data"].as_str().unwrap().as_ref()), canonical(&sb.workspace), "defaults to the workspace root");
+    assert_eq!(
+        canonical(pwd.json["data"].as_str().unwrap().as_ref()),
+        canonical(&sb.workspace),
+        "defaults to the workspace root"
+    );
     let sub = run(&env, cap_run("workspace.where.sub", &[]));
-    assert_eq!(canonical(sub.json["data"].as_str().unwrap().as_ref()), canonical(&sb.workspace.join("sub")));
+    assert_eq!(
+        canonical(sub.json["data"].as_str().unwrap().as_ref()),
+        canonical(&sb.workspace.join("sub"))
+    );
     let out = run(&env, cap_run("workspace.where.env", &[]));
     let text = out.json["data"].as_str().unwrap();
-    let names: Vec<&str> = text.lines().filter_map(|l| l.split_once('=')).map(|(k, _)| k).collect();
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, _)| k)
+        .collect();
     assert!(text.contains("GREETING=hi"), "{text}");
-    assert!(text.contains("FORNAX_CAPABILITY_ID=workspace.where.env"), "{text}");
+    assert!(
+        text.contains("FORNAX_CAPABILITY_ID=workspace.where.env"),
+        "{text}"
+    );
     assert!(names.contains(&"PATH"));
-    assert!(!names.contains(&"CARGO_MANIFEST_DIR"), "cargo's test environment must not leak: {names:?}");
+    assert!(
+        !names.contains(&"CARGO_MANIFEST_DIR"),
+        "cargo's test environment must not leak: {names:?}"
+    );
     assert!(!names.contains(&"CARGO_PKG_NAME"), "{names:?}");
 }
 
 #[test]
 fn non_zero_exit_fails_with_stderr_and_status() {
     let sb = Sandbox::new();
-    sb.local(&cli_manifest("workspace.fail.ls", "ls", &["/definitely/not/here"], json!({})));
+    sb.local(&cli_manifest(
+        "workspace.fail.ls",
+        "ls",
+        &["/definitely/not/here"],
+        json!({}),
+    ));
     let out = run(&sb.env(), cap_run("workspace.fail.ls", &[]));
     assert_eq!(out.exit_code, 1);
     assert_eq!(out.json["ok"], false);
     let message = out.json["error"]["message"].as_str().unwrap();
-    assert!(message.starts_with("`ls` exited with status 2"), "{message}");
-    assert!(message.contains("/definitely/not/here"), "stderr is in the message: {message}");
+    assert!(
+        message.starts_with("`ls` exited with status 2"),
+        "{message}"
+    );
+    assert!(
+        message.contains("/definitely/not/here"),
+        "stderr is in the message: {message}"
+    );
     assert_eq!(out.json["meta"]["exitCode"], 2);
     assert!(out.human.starts_with("error: "), "{}", out.human);
 }
@@ -106,23 +182,51 @@ fn non_zero_exit_fails_with_stderr_and_status() {
 #[test]
 fn missing_program_is_a_failure_not_a_panic() {
     let sb = Sandbox::new();
-    sb.local(&cli_manifest("workspace.fail.missing", "fornax-no-such-program-xyz", &[], json!({})));
+    sb.local(&cli_manifest(
+        "workspace.fail.missing",
+        "fornax-no-such-program-xyz",
+        &[],
+        json!({}),
+    ));
     let out = run(&sb.env(), cap_run("workspace.fail.missing", &[]));
     assert_eq!(out.exit_code, 1);
-    assert!(out.json["error"]["message"].as_str().unwrap().contains("could not start"), "{}", out.json);
+    assert!(
+        out.json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("could not start"),
+        "{}",
+        out.json
+    );
     assert!(out.evidence.len() == 1, "a spawn attempt is still observed");
 }
 
 #[test]
 fn timeout_kills_the_process_group() {
     let sb = Sandbox::new();
-    sb.local(&cli_manifest("workspace.slow.sleep", "sleep", &["30"], json!({"executionTarget": {"command": "sleep", "args": ["30"], "timeoutMs": 300}})));
+    sb.local(&cli_manifest(
+        "workspace.slow.sleep",
+        "sleep",
+        &["30"],
+        json!({"executionTarget": {"command": "sleep", "args": ["30"], "timeoutMs": 300}}),
+    ));
     let started = std::time::Instant::now();
     let out = run(&sb.env(), cap_run("workspace.slow.sleep", &[]));
-    assert!(started.elapsed().as_secs() < 10, "took {:?}", started.elapsed());
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "took {:?}",
+        started.elapsed()
+    );
     assert_eq!(out.exit_code, 1);
     assert_eq!(out.json["meta"]["timedOut"], true);
-    assert!(out.json["error"]["message"].as_str().unwrap().contains("timed out after"), "{}", out.json);
+    assert!(
+        out.json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("timed out after"),
+        "{}",
+        out.json
+    );
 }
 
 #[test]
@@ -133,7 +237,11 @@ fn output_is_capped() {
     assert_eq!(out.exit_code, 0);
     assert!(out.json["data"].as_str().unwrap().len() <= 100);
     assert_eq!(out.json["meta"]["stdoutTruncated"], true);
-    assert!(out.json["meta"]["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().contains("truncated")));
+    assert!(out.json["meta"]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w.as_str().unwrap().contains("truncated")));
 }
 
 #[test]
@@ -147,9 +255,24 @@ fn invalid_arguments_fail_before_spawning() {
     let env = sb.env();
     let out = run(&env, cap_run("workspace.args.strict", &["n=zero"]));
     assert_eq!(out.exit_code, 1);
-    assert!(out.json["error"]["message"].as_str().unwrap().contains("not an integer"), "{}", out.json);
+    assert!(
+        out.json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not an integer"),
+        "{}",
+        out.json
+    );
     let out = run(&env, cap_run("workspace.args.strict", &[]));
-    assert!(out.json["meta"]["argErrors"].as_array().unwrap().iter().any(|e| e.as_str().unwrap().contains("\"n\" is a required property")), "{}", out.json);
+    assert!(
+        out.json["meta"]["argErrors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e.as_str().unwrap().contains("\"n\" is a required property")),
+        "{}",
+        out.json
+    );
     assert!(!marker.exists());
     let out = run(&env, cap_run("workspace.args.strict", &["n=3"]));
     assert_eq!(out.exit_code, 0, "{}", out.json);
@@ -160,14 +283,17 @@ fn invalid_arguments_fail_before_spawning() {
 fn internal_echo_runs_in_process() {
     let sb = Sandbox::new();
     let env = sb.env();
-    let out = run(&env, CapCommand::Run {
-        target: vec!["echo".into(), "say".into()],
-        args: vec!["text=hello".into(), "uppercase=yes".into()],
-        args_json: None,
-        any_lifecycle: false,
-        session: None,
-        toolspace: None,
-    });
+    let out = run(
+        &env,
+        CapCommand::Run {
+            target: vec!["echo".into(), "say".into()],
+            args: vec!["text=hello".into(), "uppercase=yes".into()],
+            args_json: None,
+            any_lifecycle: false,
+            session: None,
+            toolspace: None,
+        },
+    );
     assert_eq!(out.json["data"], json!({"text": "HELLO"}));
     assert_eq!(out.json["meta"]["adapterType"], "internal");
     assert!(out.evidence.is_empty(), "no process ran");

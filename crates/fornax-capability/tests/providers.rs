@@ -2,6 +2,9 @@
 //! nextest for real; go, pytest, jest and vitest through recorded-shape output), and sandboxed
 //! script adapters.
 
+// Skips are announced on stdout, as the project asks of tests that need an optional tool.
+#![allow(clippy::print_stdout)]
+
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -20,7 +23,11 @@ fn cargo_project(dir: &Path, failing: bool) {
         "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
     )
     .unwrap();
-    let bad = if failing { "\n    #[test]\n    fn bad() { assert_eq!(super::add(2, 2), 5); }\n" } else { "" };
+    let bad = if failing {
+        "\n    #[test]\n    fn bad() { assert_eq!(super::add(2, 2), 5); }\n"
+    } else {
+        ""
+    };
     std::fs::write(
         dir.join("src/lib.rs"),
         format!(
@@ -31,10 +38,15 @@ fn cargo_project(dir: &Path, failing: bool) {
 }
 
 fn runner_manifest(id: &str, command: &str, args: &[&str], cwd: &Path, provider: &str) -> Value {
-    cli_manifest(id, command, args, json!({
-        "executionTarget": {"command": command, "args": args, "cwd": cwd, "timeoutMs": 600000},
-        "providerAdapter": provider,
-    }))
+    cli_manifest(
+        id,
+        command,
+        args,
+        json!({
+            "executionTarget": {"command": command, "args": args, "cwd": cwd, "timeoutMs": 600000},
+            "providerAdapter": provider,
+        }),
+    )
 }
 
 #[test]
@@ -44,8 +56,20 @@ fn cargo_test_through_its_provider_adapter() {
     let bad = sb.path("proj-bad");
     cargo_project(&good, false);
     cargo_project(&bad, true);
-    sb.local(&runner_manifest("workspace.rust.test", "cargo", &["test", "--offline"], &good, "cargo-test"));
-    sb.local(&runner_manifest("workspace.rust.failing", "cargo", &["test", "--offline"], &bad, "cargo-test"));
+    sb.local(&runner_manifest(
+        "workspace.rust.test",
+        "cargo",
+        &["test", "--offline"],
+        &good,
+        "cargo-test",
+    ));
+    sb.local(&runner_manifest(
+        "workspace.rust.failing",
+        "cargo",
+        &["test", "--offline"],
+        &bad,
+        "cargo-test",
+    ));
     let env = sb.env();
 
     let out = run(&env, cap_run("workspace.rust.test", &[]));
@@ -55,28 +79,46 @@ fn cargo_test_through_its_provider_adapter() {
     assert_eq!(out.json["data"]["failed"], 0);
     assert_eq!(out.json["data"]["skipped"], 1);
     assert_eq!(out.json["meta"]["providerAdapter"], "cargo-test");
-    assert_eq!(out.json["meta"]["adapterProvenance"]["provider"]["kind"], "builtin");
+    assert_eq!(
+        out.json["meta"]["adapterProvenance"]["provider"]["kind"],
+        "builtin"
+    );
 
     // Evidence: one process observation and one test summary, host-observed.
     assert_eq!(out.evidence.len(), 2);
     for e in &out.evidence {
         e.validate().unwrap();
         assert_eq!(e.source.trust_class, TrustClass::HostObserved);
-        assert_eq!(e.source.collection_method, CollectionMethod::ProcessObservation);
+        assert_eq!(
+            e.source.collection_method,
+            CollectionMethod::ProcessObservation
+        );
     }
     let process: ProcessObservationPayload = out.evidence[0].payload_as().unwrap();
     assert_eq!(process.argv, vec!["cargo", "test", "--offline"]);
     assert_eq!(process.exit_code, Some(0));
-    assert_eq!(process.capability_id.as_deref(), Some("workspace.rust.test"));
+    assert_eq!(
+        process.capability_id.as_deref(),
+        Some("workspace.rust.test")
+    );
     assert_eq!(out.evidence[1].kind, EvidenceKind::TestSummary);
     let summary: TestSummaryPayload = out.evidence[1].payload_as().unwrap();
-    assert_eq!((summary.passed, summary.failed, summary.skipped), (Some(1), Some(0), Some(1)));
+    assert_eq!(
+        (summary.passed, summary.failed, summary.skipped),
+        (Some(1), Some(0), Some(1))
+    );
 
     let out = run(&env, cap_run("workspace.rust.failing", &[]));
     assert_eq!(out.exit_code, 1, "{}", out.json);
     assert_eq!(out.json["ok"], false);
-    assert_eq!(out.json["error"]["message"], "1 of 3 tests failed (cargo): tests::bad");
-    assert_eq!(out.json["meta"]["testSummary"]["failures"], json!(["tests::bad"]));
+    assert_eq!(
+        out.json["error"]["message"],
+        "1 of 3 tests failed (cargo): tests::bad"
+    );
+    assert_eq!(
+        out.json["meta"]["testSummary"]["failures"],
+        json!(["tests::bad"])
+    );
     assert_eq!(out.json["meta"]["exitCode"], 101);
     let summary: TestSummaryPayload = out.evidence[1].payload_as().unwrap();
     assert_eq!(summary.failed, Some(1));
@@ -84,7 +126,10 @@ fn cargo_test_through_its_provider_adapter() {
 
 #[test]
 fn cargo_nextest_through_its_provider_adapter() {
-    let available = Command::new("cargo").args(["nextest", "--version"]).output().is_ok_and(|o| o.status.success());
+    let available = Command::new("cargo")
+        .args(["nextest", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !available {
         println!("skipping: cargo-nextest is not installed");
         return;
@@ -92,19 +137,39 @@ fn cargo_nextest_through_its_provider_adapter() {
     let sb = Sandbox::new();
     let proj = sb.path("proj");
     cargo_project(&proj, true);
-    sb.local(&runner_manifest("workspace.rust.nextest", "cargo", &["nextest", "run", "--offline", "--no-fail-fast"], &proj, "cargo-nextest"));
+    sb.local(&runner_manifest(
+        "workspace.rust.nextest",
+        "cargo",
+        &["nextest", "run", "--offline", "--no-fail-fast"],
+        &proj,
+        "cargo-nextest",
+    ));
     let out = run(&sb.env(), cap_run("workspace.rust.nextest", &[]));
     assert_eq!(out.exit_code, 1, "{}", out.json);
     let s = &out.json["meta"]["testSummary"];
     assert_eq!(s["runner"], "nextest", "{}", out.json);
-    assert_eq!((s["passed"].as_u64(), s["failed"].as_u64(), s["skipped"].as_u64()), (Some(1), Some(1), Some(1)), "{s}");
+    assert_eq!(
+        (
+            s["passed"].as_u64(),
+            s["failed"].as_u64(),
+            s["skipped"].as_u64()
+        ),
+        (Some(1), Some(1), Some(1)),
+        "{s}"
+    );
     assert_eq!(s["failures"], json!(["demo tests::bad"]));
 }
 
 /// Recorded-shape output (invented content) replayed through a real `cat` process.
 fn replay(sb: &Sandbox, id: &str, fixture: &str, text: &str, provider: &str) -> Value {
     let path = sb.write_text(fixture, text);
-    sb.local(&runner_manifest(id, "cat", &[path.to_str().unwrap()], &sb.workspace, provider));
+    sb.local(&runner_manifest(
+        id,
+        "cat",
+        &[path.to_str().unwrap()],
+        &sb.workspace,
+        provider,
+    ));
     let out = run(&sb.env(), cap_run(id, &[]));
     out.json
 }
@@ -125,7 +190,10 @@ fn go_jest_and_vitest_envelopes_become_one_summary() {
     let out = replay(&sb, "workspace.go.test", "go.ndjson", go, "go-test-json");
     assert_eq!(out["ok"], false);
     assert_eq!(out["meta"]["testSummary"]["passed"], 1);
-    assert_eq!(out["meta"]["testSummary"]["failures"], json!(["example.com/calc.TestDiv"]));
+    assert_eq!(
+        out["meta"]["testSummary"]["failures"],
+        json!(["example.com/calc.TestDiv"])
+    );
 
     // jest --json (jest 29 report shape).
     let jest = json!({
@@ -136,9 +204,18 @@ fn go_jest_and_vitest_envelopes_become_one_summary() {
             {"ancestorTitles": ["sum"], "fullName": "sum adds", "status": "passed", "title": "adds"}
         ]}]
     });
-    let out = replay(&sb, "workspace.js.jest", "jest.json", &jest.to_string(), "jest-json");
+    let out = replay(
+        &sb,
+        "workspace.js.jest",
+        "jest.json",
+        &jest.to_string(),
+        "jest-json",
+    );
     assert_eq!(out["ok"], true, "{out}");
-    assert_eq!(out["data"], json!({"runner": "jest", "passed": 4, "failed": 0, "skipped": 1, "total": 5, "failures": []}));
+    assert_eq!(
+        out["data"],
+        json!({"runner": "jest", "passed": 4, "failed": 0, "skipped": 1, "total": 5, "failures": []})
+    );
 
     // vitest --reporter=json (vitest 1.x, jest-compatible shape).
     let vitest = json!({
@@ -148,14 +225,29 @@ fn go_jest_and_vitest_envelopes_become_one_summary() {
             {"fullName": "a works", "status": "passed"}, {"fullName": "a breaks", "status": "failed"}
         ]}]
     });
-    let out = replay(&sb, "workspace.js.vitest", "vitest.json", &vitest.to_string(), "vitest-json");
+    let out = replay(
+        &sb,
+        "workspace.js.vitest",
+        "vitest.json",
+        &vitest.to_string(),
+        "vitest-json",
+    );
     assert_eq!(out["ok"], false);
-    assert_eq!(out["error"]["message"], "1 of 4 tests failed (vitest): a breaks");
+    assert_eq!(
+        out["error"]["message"],
+        "1 of 4 tests failed (vitest): a breaks"
+    );
 
     // Output that is not the runner's: the run's envelope stands, with a warning.
     let out = replay(&sb, "workspace.js.odd", "odd.txt", "hello", "jest-json");
     assert_eq!(out["ok"], true);
-    assert!(out["meta"]["warnings"][0].as_str().unwrap().contains("no jest test summary"), "{out}");
+    assert!(
+        out["meta"]["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("no jest test summary"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -178,23 +270,54 @@ open(path, "w").write('''<?xml version="1.0" encoding="utf-8"?><testsuites><test
 print("===== 1 failed, 2 passed, 1 skipped in 0.05s =====")
 sys.exit(1)
 "#);
-    sb.local(&runner_manifest("workspace.py.test", "python3", &[fake.to_str().unwrap()], &sb.workspace, "pytest-junit"));
+    sb.local(&runner_manifest(
+        "workspace.py.test",
+        "python3",
+        &[fake.to_str().unwrap()],
+        &sb.workspace,
+        "pytest-junit",
+    ));
     let out = run(&sb.env(), cap_run("workspace.py.test", &[]));
     assert_eq!(out.exit_code, 1);
     let s = &out.json["meta"]["testSummary"];
-    assert_eq!((s["passed"].as_u64(), s["failed"].as_u64(), s["skipped"].as_u64()), (Some(2), Some(1), Some(1)), "{}", out.json);
+    assert_eq!(
+        (
+            s["passed"].as_u64(),
+            s["failed"].as_u64(),
+            s["skipped"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1)),
+        "{}",
+        out.json
+    );
     assert_eq!(s["failures"], json!(["tests.test_math::test_div"]));
     let argv = out.json["meta"]["argv"].as_array().unwrap();
-    assert!(argv.last().unwrap().as_str().unwrap().starts_with("--junitxml="), "{argv:?}");
-    let report = PathBuf::from(argv.last().unwrap().as_str().unwrap().trim_start_matches("--junitxml="));
+    assert!(
+        argv.last()
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .starts_with("--junitxml="),
+        "{argv:?}"
+    );
+    let report = PathBuf::from(
+        argv.last()
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .trim_start_matches("--junitxml="),
+    );
     assert!(!report.exists(), "the adapter cleans up its report file");
 }
 
 fn script_adapter(sb: &Sandbox, base: &str, name: &str, composes: &str, script: &str) {
-    sb.write(&format!("{base}/{name}/adapter.manifest.json"), &json!({
-        "kind": "provider", "name": name, "composes": composes, "lifecycleState": "active",
-        "summary": "test adapter", "limits": {"maxOperations": 100000, "timeoutMs": 1000}
-    }));
+    sb.write(
+        &format!("{base}/{name}/adapter.manifest.json"),
+        &json!({
+            "kind": "provider", "name": name, "composes": composes, "lifecycleState": "active",
+            "summary": "test adapter", "limits": {"maxOperations": 100000, "timeoutMs": 1000}
+        }),
+    );
     sb.write_text(&format!("{base}/{name}/adapter.rhai"), script);
 }
 
@@ -217,10 +340,21 @@ fn execute(resolved, ctx) {
 fn script_provider_unwraps_an_envelope() {
     let sb = Sandbox::new();
     script_adapter(&sb, "home/adapters", "unwrap", "cli", UNWRAP);
-    let ok = sb.write("ok.json", &json!({"status": "ok", "payload": {"rows": [1, 2, 3]}, "hints": ["try --all"]}));
-    let bad = sb.write("bad.json", &json!({"status": "error", "reason": "quota exceeded"}));
+    let ok = sb.write(
+        "ok.json",
+        &json!({"status": "ok", "payload": {"rows": [1, 2, 3]}, "hints": ["try --all"]}),
+    );
+    let bad = sb.write(
+        "bad.json",
+        &json!({"status": "error", "reason": "quota exceeded"}),
+    );
     for (id, file) in [("workspace.prov.ok", &ok), ("workspace.prov.bad", &bad)] {
-        sb.local(&cli_manifest(id, "cat", &[file.to_str().unwrap()], json!({"providerAdapter": "unwrap"})));
+        sb.local(&cli_manifest(
+            id,
+            "cat",
+            &[file.to_str().unwrap()],
+            json!({"providerAdapter": "unwrap"}),
+        ));
     }
     let env = sb.env();
     let out = run(&env, cap_run("workspace.prov.ok", &[]));
@@ -232,35 +366,94 @@ fn script_provider_unwraps_an_envelope() {
     assert_eq!(out.evidence.len(), 1, "the delegated process is observed");
     let out = run(&env, cap_run("workspace.prov.bad", &[]));
     assert_eq!(out.exit_code, 1);
-    assert_eq!(out.json["error"]["message"], "provider said: quota exceeded");
+    assert_eq!(
+        out.json["error"]["message"],
+        "provider said: quota exceeded"
+    );
 }
 
 #[test]
 fn script_sandbox_bounds_and_isolation() {
     let sb = Sandbox::new();
     let base = "home/adapters";
-    script_adapter(&sb, base, "spin", "cli", "fn execute(resolved, ctx) { loop { } }");
-    script_adapter(&sb, base, "reader", "cli", "fn execute(resolved, ctx) { let t = read_file(\"/etc/passwd\"); #{ ok: true, data: t } }");
-    script_adapter(&sb, base, "importer", "cli", "import \"os\" as os;\nfn execute(resolved, ctx) { #{ ok: true } }");
-    script_adapter(&sb, base, "evaler", "cli", "fn execute(resolved, ctx) { eval(\"1\") }");
+    script_adapter(
+        &sb,
+        base,
+        "spin",
+        "cli",
+        "fn execute(resolved, ctx) { loop { } }",
+    );
+    script_adapter(
+        &sb,
+        base,
+        "reader",
+        "cli",
+        "fn execute(resolved, ctx) { let t = read_file(\"/etc/passwd\"); #{ ok: true, data: t } }",
+    );
+    script_adapter(
+        &sb,
+        base,
+        "importer",
+        "cli",
+        "import \"os\" as os;\nfn execute(resolved, ctx) { #{ ok: true } }",
+    );
+    script_adapter(
+        &sb,
+        base,
+        "evaler",
+        "cli",
+        "fn execute(resolved, ctx) { eval(\"1\") }",
+    );
     script_adapter(&sb, base, "noentry", "cli", "fn run(x) { x }");
-    script_adapter(&sb, base, "greedy", "cli", "fn execute(resolved, ctx) { for i in 0..20 { ctx.delegate(); } #{ ok: true } }");
+    script_adapter(
+        &sb,
+        base,
+        "greedy",
+        "cli",
+        "fn execute(resolved, ctx) { for i in 0..20 { ctx.delegate(); } #{ ok: true } }",
+    );
     script_adapter(&sb, base, "argv", "cli", "fn execute(resolved, ctx) { let r = ctx.delegate_argv([\"one\", \"two\"]); #{ ok: r.ok, data: r.stdout } }");
     for name in ["spin", "reader", "importer", "greedy", "argv"] {
-        sb.local(&cli_manifest(&format!("workspace.box.{name}"), "printf", &["%s,"], json!({"providerAdapter": name})));
+        sb.local(&cli_manifest(
+            &format!("workspace.box.{name}"),
+            "printf",
+            &["%s,"],
+            json!({"providerAdapter": name}),
+        ));
     }
     let env = sb.env();
     let started = std::time::Instant::now();
     let spin = run(&env, cap_run("workspace.box.spin", &[]));
     assert!(started.elapsed().as_secs() < 20);
     assert_eq!(spin.exit_code, 1);
-    assert!(spin.json["error"]["message"].as_str().unwrap().contains("script failed"), "{}", spin.json);
+    assert!(
+        spin.json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("script failed"),
+        "{}",
+        spin.json
+    );
     let reader = run(&env, cap_run("workspace.box.reader", &[]));
-    assert!(reader.json["error"]["message"].as_str().unwrap().contains("read_file"), "{}", reader.json);
+    assert!(
+        reader.json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("read_file"),
+        "{}",
+        reader.json
+    );
     let importer = run(&env, cap_run("workspace.box.importer", &[]));
     assert_eq!(importer.exit_code, 1, "{}", importer.json);
     let greedy = run(&env, cap_run("workspace.box.greedy", &[]));
-    assert!(greedy.json["error"]["message"].as_str().unwrap().contains("at most 8 delegations"), "{}", greedy.json);
+    assert!(
+        greedy.json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 8 delegations"),
+        "{}",
+        greedy.json
+    );
     assert_eq!(greedy.evidence.len(), 8);
     let argv = run(&env, cap_run("workspace.box.argv", &[]));
     assert_eq!(argv.json["data"], "one,two,", "{}", argv.json);
@@ -268,24 +461,60 @@ fn script_sandbox_bounds_and_isolation() {
     // Scripts that use `eval` or lack the entry point never load; doctor says why.
     let report = doctor(&env);
     let rejected = report["adapters"]["rejected"].as_array().unwrap();
-    let reason = |name: &str| rejected.iter().find(|r| r["id"] == name).map(|r| r["problems"].to_string()).unwrap_or_default();
-    assert!(reason("evaler").contains("does not compile"), "{rejected:?}");
-    assert!(reason("noentry").contains("fn execute(resolved, ctx)"), "{rejected:?}");
+    let reason = |name: &str| {
+        rejected
+            .iter()
+            .find(|r| r["id"] == name)
+            .map(|r| r["problems"].to_string())
+            .unwrap_or_default()
+    };
+    assert!(
+        reason("evaler").contains("does not compile"),
+        "{rejected:?}"
+    );
+    assert!(
+        reason("noentry").contains("fn execute(resolved, ctx)"),
+        "{rejected:?}"
+    );
 }
 
 #[test]
 fn provider_must_compose_the_capability_type() {
     let sb = Sandbox::new();
     script_adapter(&sb, "home/adapters", "inner", "internal", UNWRAP);
-    sb.local(&cli_manifest("workspace.mix.up", "true", &[], json!({"providerAdapter": "inner"})));
-    sb.local(&cli_manifest("workspace.mix.none", "true", &[], json!({"providerAdapter": "nowhere"})));
+    sb.local(&cli_manifest(
+        "workspace.mix.up",
+        "true",
+        &[],
+        json!({"providerAdapter": "inner"}),
+    ));
+    sb.local(&cli_manifest(
+        "workspace.mix.none",
+        "true",
+        &[],
+        json!({"providerAdapter": "nowhere"}),
+    ));
     let env = sb.env();
     let out = run(&env, cap_run("workspace.mix.up", &[]));
     assert_eq!(out.exit_code, 1);
-    assert!(out.json["error"]["message"].as_str().unwrap().contains("composes \"internal\""), "{}", out.json);
+    assert!(
+        out.json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("composes \"internal\""),
+        "{}",
+        out.json
+    );
     let out = run(&env, cap_run("workspace.mix.none", &[]));
     let msg = out.json["error"]["message"].as_str().unwrap();
-    assert!(msg.contains("no provider adapter \"nowhere\" found; searched:") && msg.contains("built-in adapters"), "{msg}");
+    assert!(
+        msg.contains("no provider adapter \"nowhere\" found; searched:")
+            && msg.contains("built-in adapters"),
+        "{msg}"
+    );
     let report = doctor(&env);
-    assert!(report["missing"].to_string().contains("nowhere"), "{report}");
+    assert!(
+        report["missing"].to_string().contains("nowhere"),
+        "{report}"
+    );
 }

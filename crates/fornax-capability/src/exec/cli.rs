@@ -28,8 +28,24 @@ use crate::exec::ResolvedRun;
 
 /// Variables a child inherits from Fornax's environment by default.
 pub const INHERITED_ENV: [&str; 18] = [
-    "PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TEMP", "TMP",
-    "SYSTEMROOT", "CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "GOPATH", "GOROOT", "VIRTUAL_ENV",
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TZ",
+    "TMPDIR",
+    "TEMP",
+    "TMP",
+    "SYSTEMROOT",
+    "CARGO_HOME",
+    "RUSTUP_HOME",
+    "RUSTUP_TOOLCHAIN",
+    "GOPATH",
+    "GOROOT",
+    "VIRTUAL_ENV",
 ];
 
 /// How much of stderr a failure message quotes.
@@ -69,7 +85,13 @@ pub fn execute(run: &ResolvedRun, settings: &TypeSettings) -> (Envelope, Process
     let argv = build_argv(run);
     let cwd = working_dir(run);
     let env = build_env(run, settings);
-    let record = spawn_and_wait(&argv, &cwd, &env, run.limits.timeout_ms, run.limits.max_output_bytes);
+    let record = spawn_and_wait(
+        &argv,
+        &cwd,
+        &env,
+        run.limits.timeout_ms,
+        run.limits.max_output_bytes,
+    );
     (envelope(&record), record)
 }
 
@@ -95,17 +117,28 @@ pub fn translate_args(run: &ResolvedRun) -> Vec<String> {
     if let Some(props) = m.args_schema.get("properties").and_then(Value::as_object) {
         order.extend(props.keys().filter(|k| run.args.contains_key(*k)));
     }
-    order.extend(run.args.keys().filter(|k| !order.contains(k)).collect::<Vec<_>>());
+    order.extend(
+        run.args
+            .keys()
+            .filter(|k| !order.contains(k))
+            .collect::<Vec<_>>(),
+    );
     let mut flags = Vec::new();
     let mut positional = Vec::new();
     for key in order {
         let value = &run.args[key];
         let mapping = m.arg_map.as_ref().and_then(|a| a.get(key));
-        if mapping.and_then(|v| v.get("positional")).is_some_and(|p| p == &Value::Bool(true)) {
+        if mapping
+            .and_then(|v| v.get("positional"))
+            .is_some_and(|p| p == &Value::Bool(true))
+        {
             push_values(value, &mut positional);
             continue;
         }
-        let flag = mapping.and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| format!("--{key}"));
+        let flag = mapping
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("--{key}"));
         match value {
             Value::Bool(true) => flags.push(flag),
             Value::Bool(false) | Value::Null => {}
@@ -161,7 +194,11 @@ pub fn build_env(run: &ResolvedRun, settings: &TypeSettings) -> Vec<(String, Str
         env.retain(|(key, _)| key != k);
         env.push((k.to_string(), v));
     };
-    for name in INHERITED_ENV.iter().copied().chain(settings.inherit_env.iter().map(String::as_str)) {
+    for name in INHERITED_ENV
+        .iter()
+        .copied()
+        .chain(settings.inherit_env.iter().map(String::as_str))
+    {
         if let Some(v) = std::env::var_os(name) {
             set(name, v.to_string_lossy().into_owned());
         }
@@ -169,7 +206,12 @@ pub fn build_env(run: &ResolvedRun, settings: &TypeSettings) -> Vec<(String, Str
     for (k, v) in &settings.env {
         set(k, v.clone());
     }
-    if let Some(target_env) = run.manifest.execution_target.get("env").and_then(Value::as_object) {
+    if let Some(target_env) = run
+        .manifest
+        .execution_target
+        .get("env")
+        .and_then(Value::as_object)
+    {
         for (k, v) in target_env {
             if let Some(s) = v.as_str() {
                 set(k, s.to_string());
@@ -181,7 +223,13 @@ pub fn build_env(run: &ResolvedRun, settings: &TypeSettings) -> Vec<(String, Str
 }
 
 /// Spawns `argv` and waits, bounded by `timeout_ms`, keeping at most `cap` bytes per stream.
-pub fn spawn_and_wait(argv: &[String], cwd: &Path, env: &[(String, String)], timeout_ms: u64, cap: u64) -> ProcessRecord {
+pub fn spawn_and_wait(
+    argv: &[String],
+    cwd: &Path,
+    env: &[(String, String)],
+    timeout_ms: u64,
+    cap: u64,
+) -> ProcessRecord {
     let started_at = SystemTime::now();
     let start = Instant::now();
     let mut record = ProcessRecord {
@@ -203,7 +251,10 @@ pub fn spawn_and_wait(argv: &[String], cwd: &Path, env: &[(String, String)], tim
         return record;
     };
     if !cwd.is_dir() {
-        record.spawn_error = Some(format!("working directory {} does not exist", cwd.display()));
+        record.spawn_error = Some(format!(
+            "working directory {} does not exist",
+            cwd.display()
+        ));
         return record;
     }
     let mut command = Command::new(resolve_program(program, cwd, env));
@@ -229,7 +280,16 @@ pub fn spawn_and_wait(argv: &[String], cwd: &Path, env: &[(String, String)], tim
         }
     };
     let (tx, rx) = mpsc::channel();
-    let readers = [child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>), child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>)];
+    let readers = [
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    ];
     for (index, stream) in readers.into_iter().enumerate() {
         if let Some(stream) = stream {
             let tx = tx.clone();
@@ -303,9 +363,17 @@ pub fn spawn_and_wait(argv: &[String], cwd: &Path, env: &[(String, String)], tim
 fn resolve_program(program: &str, cwd: &Path, env: &[(String, String)]) -> PathBuf {
     if program.contains('/') {
         let p = Path::new(program);
-        return if p.is_absolute() { p.to_path_buf() } else { cwd.join(p) };
+        return if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            cwd.join(p)
+        };
     }
-    let path = env.iter().find(|(k, _)| k == "PATH").map(|(_, v)| v.as_str()).unwrap_or_default();
+    let path = env
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_default();
     for dir in std::env::split_paths(path) {
         let candidate = dir.join(program);
         if candidate.is_file() {
@@ -323,7 +391,9 @@ fn read_capped(mut stream: impl Read, cap: u64) -> (String, bool) {
         match stream.read(&mut buf) {
             Ok(0) => break,
             Ok(n) => {
-                let room = usize::try_from(cap).unwrap_or(usize::MAX).saturating_sub(kept.len());
+                let room = usize::try_from(cap)
+                    .unwrap_or(usize::MAX)
+                    .saturating_sub(kept.len());
                 if n > room {
                     truncated = true;
                 }
@@ -339,7 +409,10 @@ fn read_capped(mut stream: impl Read, cap: u64) -> (String, bool) {
 fn kill_group(child: &mut Child) {
     #[cfg(unix)]
     {
-        if let Some(pid) = i32::try_from(child.id()).ok().and_then(rustix::process::Pid::from_raw) {
+        if let Some(pid) = i32::try_from(child.id())
+            .ok()
+            .and_then(rustix::process::Pid::from_raw)
+        {
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
         }
     }
@@ -356,10 +429,14 @@ pub fn envelope(record: &ProcessRecord) -> Envelope {
     let mut env = if let Some(e) = &record.spawn_error {
         Envelope::failure(e.clone())
     } else if record.timed_out {
-        Envelope::failure(with_stderr(format!("`{program}` timed out after {} ms", record.duration_ms), &record.stderr))
+        Envelope::failure(with_stderr(
+            format!("`{program}` timed out after {} ms", record.duration_ms),
+            &record.stderr,
+        ))
     } else if record.exit_code == Some(0) {
         let text = record.stdout.trim();
-        let data = serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String(text.to_string()));
+        let data =
+            serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String(text.to_string()));
         Envelope::success(data)
     } else {
         let status = match (record.exit_code, record.signal) {
@@ -369,7 +446,8 @@ pub fn envelope(record: &ProcessRecord) -> Envelope {
         };
         Envelope::failure(with_stderr(format!("`{program}` {status}"), &record.stderr))
     };
-    env.meta.insert("exitCode".to_string(), json!(record.exit_code));
+    env.meta
+        .insert("exitCode".to_string(), json!(record.exit_code));
     if let Some(sig) = record.signal {
         env.meta.insert("signal".to_string(), json!(sig));
     }
@@ -378,14 +456,23 @@ pub fn envelope(record: &ProcessRecord) -> Envelope {
     }
     env.meta.insert("argv".to_string(), json!(record.argv));
     env.meta.insert("cwd".to_string(), json!(record.cwd));
-    env.meta.insert("processMs".to_string(), json!(record.duration_ms));
+    env.meta
+        .insert("processMs".to_string(), json!(record.duration_ms));
     if !record.stderr.trim().is_empty() {
-        env.meta.insert("stderr".to_string(), json!(tail(record.stderr.trim(), STDERR_IN_MESSAGE)));
+        env.meta.insert(
+            "stderr".to_string(),
+            json!(tail(record.stderr.trim(), STDERR_IN_MESSAGE)),
+        );
     }
-    for (flag, stream) in [(record.stdout_truncated, "stdout"), (record.stderr_truncated, "stderr")] {
+    for (flag, stream) in [
+        (record.stdout_truncated, "stdout"),
+        (record.stderr_truncated, "stderr"),
+    ] {
         if flag {
             env.meta.insert(format!("{stream}Truncated"), json!(true));
-            env.warn(format!("{stream} exceeded the output cap and was truncated"));
+            env.warn(format!(
+                "{stream} exceeded the output cap and was truncated"
+            ));
         }
     }
     env

@@ -72,7 +72,11 @@ impl std::fmt::Debug for Services {
 }
 
 /// Runs a type adapter directly. Returns the envelope and the process it ran, if any.
-pub fn run_type(entry: &AdapterEntry, run: &ResolvedRun, services: &Services) -> (Envelope, Option<ProcessRecord>) {
+pub fn run_type(
+    entry: &AdapterEntry,
+    run: &ResolvedRun,
+    services: &Services,
+) -> (Envelope, Option<ProcessRecord>) {
     let settings = match &entry.imp {
         AdapterImpl::Type(settings) => settings.clone(),
         _ => TypeSettings::default(),
@@ -83,14 +87,19 @@ pub fn run_type(entry: &AdapterEntry, run: &ResolvedRun, services: &Services) ->
             let (env, record) = cli::execute(run, &settings);
             (env, Some(record))
         }
-        other => (Envelope::failure(format!("no type adapter engine for {other:?}")), None),
+        other => (
+            Envelope::failure(format!("no type adapter engine for {other:?}")),
+            None,
+        ),
     }
 }
 
 fn run_internal(run: &ResolvedRun, services: &Services) -> Envelope {
     let name = run.manifest.target_str("handler").unwrap_or_default();
     let Some(handler) = services.handlers.get(name) else {
-        return Envelope::failure(format!("internal handler {name:?} is not registered in this build"));
+        return Envelope::failure(format!(
+            "internal handler {name:?} is not registered in this build"
+        ));
     };
     let input = HandlerInput {
         capability_id: &run.capability_id,
@@ -149,21 +158,39 @@ impl Runtime {
     }
 
     /// Like [`Runtime::load`] with a custom internal handler registry.
-    pub fn with_handlers(layout: Layout, history: Option<Arc<dyn History>>, handlers: Handlers) -> Runtime {
+    pub fn with_handlers(
+        layout: Layout,
+        history: Option<Arc<dyn History>>,
+        handlers: Handlers,
+    ) -> Runtime {
         let registry = Registry::load(&layout);
         let adapters = AdapterSet::load(&layout, &registry);
-        Runtime { layout, registry, adapters, services: Services { handlers, history } }
+        Runtime {
+            layout,
+            registry,
+            adapters,
+            services: Services { handlers, history },
+        }
     }
 
-    pub fn resolve(&self, query: &[String], toolspace: Option<&str>) -> Result<&Capability, CapError> {
+    pub fn resolve(
+        &self,
+        query: &[String],
+        toolspace: Option<&str>,
+    ) -> Result<&Capability, CapError> {
         self.registry.resolve(query, toolspace)
     }
 
     /// The type adapter and the provider adapter (if any) a capability runs with.
-    pub fn adapters_for(&self, cap: &Capability) -> Result<(&AdapterEntry, Option<&AdapterEntry>), String> {
+    pub fn adapters_for(
+        &self,
+        cap: &Capability,
+    ) -> Result<(&AdapterEntry, Option<&AdapterEntry>), String> {
         let m = &cap.manifest;
         let ts = cap.toolspace();
-        let type_adapter = self.adapters.lookup(&m.adapter_type, AdapterKind::Type, ts)?;
+        let type_adapter = self
+            .adapters
+            .lookup(&m.adapter_type, AdapterKind::Type, ts)?;
         let provider = match &m.provider_adapter {
             Some(name) => {
                 let p = self.adapters.lookup(name, AdapterKind::Provider, ts)?;
@@ -181,14 +208,22 @@ impl Runtime {
     }
 
     /// Limits before policies: defaults, then the type adapter's settings, then the manifest's.
-    pub fn base_limits(&self, manifest: &CapabilityManifest, type_adapter: Option<&AdapterEntry>) -> Limits {
+    pub fn base_limits(
+        &self,
+        manifest: &CapabilityManifest,
+        type_adapter: Option<&AdapterEntry>,
+    ) -> Limits {
         let mut limits = Limits::default();
         if let Some(AdapterImpl::Type(s)) = type_adapter.map(|t| &t.imp) {
             limits.timeout_ms = s.timeout_ms.unwrap_or(limits.timeout_ms);
             limits.max_output_bytes = s.max_output_bytes.unwrap_or(limits.max_output_bytes);
         }
-        limits.timeout_ms = manifest.target_u64("timeoutMs").unwrap_or(limits.timeout_ms);
-        limits.max_output_bytes = manifest.target_u64("maxOutputBytes").unwrap_or(limits.max_output_bytes);
+        limits.timeout_ms = manifest
+            .target_u64("timeoutMs")
+            .unwrap_or(limits.timeout_ms);
+        limits.max_output_bytes = manifest
+            .target_u64("maxOutputBytes")
+            .unwrap_or(limits.max_output_bytes);
         limits
     }
 
@@ -223,14 +258,20 @@ impl Runtime {
             }
             for a in [Some(type_adapter), provider].into_iter().flatten() {
                 if a.lifecycle != LifecycleState::Active {
-                    warnings.push(format!("adapter {:?} is {}, not active", a.name, a.lifecycle));
+                    warnings.push(format!(
+                        "adapter {:?} is {}, not active",
+                        a.name, a.lifecycle
+                    ));
                 }
             }
             let args = match crate::schema::prepare_args(&m.args_schema, &m.defaults, &opts.args) {
                 Ok(args) => args,
                 Err(problems) => {
-                    break 'run Envelope::failure(format!("invalid arguments: {}", problems.join("; ")))
-                        .with_meta("argErrors", json!(problems))
+                    break 'run Envelope::failure(format!(
+                        "invalid arguments: {}",
+                        problems.join("; ")
+                    ))
+                    .with_meta("argErrors", json!(problems))
                 }
             };
             let report = policy::evaluate(&PolicyContext {
@@ -240,8 +281,11 @@ impl Runtime {
             });
             policy_warnings = report.warnings.clone();
             if !report.errors.is_empty() {
-                break 'run Envelope::failure(format!("policy check failed: {}", report.errors.join("; ")))
-                    .with_meta("policyErrors", json!(report.errors));
+                break 'run Envelope::failure(format!(
+                    "policy check failed: {}",
+                    report.errors.join("; ")
+                ))
+                .with_meta("policyErrors", json!(report.errors));
             }
             let run = ResolvedRun {
                 capability_id: m.id.clone(),
@@ -279,12 +323,27 @@ impl Runtime {
         meta.insert("providerAdapter".to_string(), json!(m.provider_adapter));
         meta.insert("lifecycleState".to_string(), json!(m.lifecycle_state));
         if !adapter_provenance.is_empty() {
-            meta.insert("adapterProvenance".to_string(), Value::Object(adapter_provenance));
+            meta.insert(
+                "adapterProvenance".to_string(),
+                Value::Object(adapter_provenance),
+            );
         }
-        meta.insert("durations".to_string(), json!({"totalMs": elapsed_ms(started), "executionMs": exec_ms}));
+        meta.insert(
+            "durations".to_string(),
+            json!({"totalMs": elapsed_ms(started), "executionMs": exec_ms}),
+        );
         meta.insert("policyWarnings".to_string(), json!(policy_warnings));
-        let mut all_warnings: Vec<Value> = meta.get("warnings").and_then(Value::as_array).cloned().unwrap_or_default();
-        all_warnings.extend(warnings.into_iter().chain(policy_warnings).map(Value::String));
+        let mut all_warnings: Vec<Value> = meta
+            .get("warnings")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        all_warnings.extend(
+            warnings
+                .into_iter()
+                .chain(policy_warnings)
+                .map(Value::String),
+        );
         meta.insert("warnings".to_string(), Value::Array(all_warnings));
 
         let session = opts.session.clone().or_else(|| {
@@ -292,17 +351,36 @@ impl Runtime {
                 return None;
             }
             let history = self.services.history.as_ref()?;
-            let place = self.layout.workspace.clone().unwrap_or_else(|| self.layout.cwd.clone());
-            history.session_at(&place, &crate::time::rfc3339(started_at)).ok().flatten()
+            let place = self
+                .layout
+                .workspace
+                .clone()
+                .unwrap_or_else(|| self.layout.cwd.clone());
+            history
+                .session_at(&place, &crate::time::rfc3339(started_at))
+                .ok()
+                .flatten()
         });
-        let evidence = evidence::for_run(&m.id, session.as_ref(), &processes, test_summary.as_ref());
+        let evidence =
+            evidence::for_run(&m.id, session.as_ref(), &processes, test_summary.as_ref());
         if let Some(s) = &session {
-            envelope.meta.insert("session".to_string(), json!({"provider": s.provider.as_str(), "nativeId": s.native_id}));
+            envelope.meta.insert(
+                "session".to_string(),
+                json!({"provider": s.provider.as_str(), "nativeId": s.native_id}),
+            );
         }
         if !evidence.is_empty() {
-            envelope.meta.insert("evidence".to_string(), json!(evidence.iter().map(|e| &e.id).collect::<Vec<_>>()));
+            envelope.meta.insert(
+                "evidence".to_string(),
+                json!(evidence.iter().map(|e| &e.id).collect::<Vec<_>>()),
+            );
         }
-        RunOutcome { envelope, evidence, session, test_summary }
+        RunOutcome {
+            envelope,
+            evidence,
+            session,
+            test_summary,
+        }
     }
 }
 

@@ -39,7 +39,12 @@ pub struct AdapterContext<'a> {
 
 impl<'a> AdapterContext<'a> {
     pub fn new(type_adapter: &'a AdapterEntry, services: &'a Services) -> Self {
-        AdapterContext { type_adapter, services, processes: Vec::new(), test_summary: None }
+        AdapterContext {
+            type_adapter,
+            services,
+            processes: Vec::new(),
+            test_summary: None,
+        }
     }
 
     pub fn type_adapter(&self) -> &AdapterEntry {
@@ -63,11 +68,20 @@ impl<'a> AdapterContext<'a> {
 }
 
 /// Dispatches to a built-in or a script provider adapter.
-pub fn execute_provider(entry: &AdapterEntry, run: &ResolvedRun, ctx: &mut AdapterContext<'_>) -> Envelope {
+pub fn execute_provider(
+    entry: &AdapterEntry,
+    run: &ResolvedRun,
+    ctx: &mut AdapterContext<'_>,
+) -> Envelope {
     match &entry.imp {
         AdapterImpl::BuiltinProvider(p) => p.execute(run, ctx),
-        AdapterImpl::Script { path, limits } => script::execute(&entry.name, path, limits, run, ctx),
-        AdapterImpl::Type(_) => Envelope::failure(format!("{:?} is a type adapter, not a provider", entry.name)),
+        AdapterImpl::Script { path, limits } => {
+            script::execute(&entry.name, path, limits, run, ctx)
+        }
+        AdapterImpl::Type(_) => Envelope::failure(format!(
+            "{:?} is a type adapter, not a provider",
+            entry.name
+        )),
     }
 }
 
@@ -75,15 +89,52 @@ pub fn execute_provider(entry: &AdapterEntry, run: &ResolvedRun, ctx: &mut Adapt
 pub fn builtin_providers() -> Vec<Arc<dyn ProviderAdapter>> {
     use Format::*;
     [
-        ("cargo-test", "cargo", Libtest, "cargo test (libtest human or JSON output) → test-run summary"),
-        ("cargo-nextest", "nextest", Nextest, "cargo nextest run (summary line or libtest JSON) → test-run summary"),
-        ("go-test-json", "go", GoJson, "go test -json events → test-run summary"),
-        ("pytest-junit", "pytest", PytestJunit, "pytest with --junitxml (added by the adapter) → test-run summary"),
-        ("jest-json", "jest", JestJson, "jest --json report → test-run summary"),
-        ("vitest-json", "vitest", JestJson, "vitest --reporter=json report → test-run summary"),
+        (
+            "cargo-test",
+            "cargo",
+            Libtest,
+            "cargo test (libtest human or JSON output) → test-run summary",
+        ),
+        (
+            "cargo-nextest",
+            "nextest",
+            Nextest,
+            "cargo nextest run (summary line or libtest JSON) → test-run summary",
+        ),
+        (
+            "go-test-json",
+            "go",
+            GoJson,
+            "go test -json events → test-run summary",
+        ),
+        (
+            "pytest-junit",
+            "pytest",
+            PytestJunit,
+            "pytest with --junitxml (added by the adapter) → test-run summary",
+        ),
+        (
+            "jest-json",
+            "jest",
+            JestJson,
+            "jest --json report → test-run summary",
+        ),
+        (
+            "vitest-json",
+            "vitest",
+            JestJson,
+            "vitest --reporter=json report → test-run summary",
+        ),
     ]
     .into_iter()
-    .map(|(name, runner, format, summary)| Arc::new(TestRunner { name, runner, format, summary }) as Arc<dyn ProviderAdapter>)
+    .map(|(name, runner, format, summary)| {
+        Arc::new(TestRunner {
+            name,
+            runner,
+            format,
+            summary,
+        }) as Arc<dyn ProviderAdapter>
+    })
     .collect()
 }
 
@@ -122,11 +173,14 @@ impl ProviderAdapter for TestRunner {
         let mut run = run.clone();
         let junit = (self.format == Format::PytestJunit).then(junit_path);
         if let Some(path) = &junit {
-            run.extra_argv.push(format!("--junitxml={}", path.display()));
+            run.extra_argv
+                .push(format!("--junitxml={}", path.display()));
         }
         // Delegate.
         let delegated = ctx.delegate(&run);
-        let Some(process) = ctx.last_process().cloned() else { return delegated };
+        let Some(process) = ctx.last_process().cloned() else {
+            return delegated;
+        };
         // Post-process.
         let combined = format!("{}\n{}", process.stdout, process.stderr);
         let summary = match self.format {
@@ -147,7 +201,10 @@ impl ProviderAdapter for TestRunner {
         };
         let Some(summary) = summary else {
             let mut env = delegated;
-            env.warn(format!("no {} test summary was recognized in the output", self.runner));
+            env.warn(format!(
+                "no {} test summary was recognized in the output",
+                self.runner
+            ));
             return env;
         };
         ctx.test_summary = Some(summary.clone());
@@ -157,20 +214,38 @@ impl ProviderAdapter for TestRunner {
 
 /// The envelope for a recognized test run: ok only when the process succeeded and no test
 /// failed.
-pub fn summary_envelope(delegated: Envelope, summary: &TestRunSummary, process: &ProcessRecord) -> Envelope {
+pub fn summary_envelope(
+    delegated: Envelope,
+    summary: &TestRunSummary,
+    process: &ProcessRecord,
+) -> Envelope {
     let summary_json = serde_json::to_value(summary).unwrap_or(Value::Null);
     let mut env = if summary.failed > 0 {
         let names = if summary.failures.is_empty() {
             String::new()
         } else {
-            format!(": {}", summary.failures.iter().take(10).cloned().collect::<Vec<_>>().join(", "))
+            format!(
+                ": {}",
+                summary
+                    .failures
+                    .iter()
+                    .take(10)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         };
         Envelope::failure(format!(
             "{} of {} tests failed ({}){names}",
             summary.failed, summary.total, summary.runner
         ))
     } else if !delegated.ok {
-        Envelope::failure(delegated.error.clone().unwrap_or_else(|| "the test run failed".to_string()))
+        Envelope::failure(
+            delegated
+                .error
+                .clone()
+                .unwrap_or_else(|| "the test run failed".to_string()),
+        )
     } else if !process.succeeded() {
         Envelope::failure("the test runner did not exit cleanly")
     } else {
@@ -178,11 +253,17 @@ pub fn summary_envelope(delegated: Envelope, summary: &TestRunSummary, process: 
     };
     env.meta = delegated.meta;
     env.meta.insert("testSummary".to_string(), summary_json);
-    env.meta.insert("rawOutputBytes".to_string(), json!(process.stdout.len() + process.stderr.len()));
+    env.meta.insert(
+        "rawOutputBytes".to_string(),
+        json!(process.stdout.len() + process.stderr.len()),
+    );
     env
 }
 
 fn junit_path() -> PathBuf {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
     std::env::temp_dir().join(format!("fornax-junit-{}-{nanos}.xml", std::process::id()))
 }

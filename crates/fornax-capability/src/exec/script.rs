@@ -49,7 +49,10 @@ pub struct ScriptLimits {
 
 impl Default for ScriptLimits {
     fn default() -> Self {
-        ScriptLimits { max_operations: 1_000_000, timeout_ms: 2_000 }
+        ScriptLimits {
+            max_operations: 1_000_000,
+            timeout_ms: 2_000,
+        }
     }
 }
 
@@ -65,14 +68,21 @@ fn sandbox(limits: &ScriptLimits) -> Engine {
     engine.set_max_map_size(100_000);
     engine.on_print(|_| {});
     engine.on_debug(|_, _, _| {});
-    engine.register_fn("parse_json", |text: &str| -> Result<Dynamic, Box<EvalAltResult>> {
-        let value: Value = serde_json::from_str(text).map_err(|e| runtime_error(format!("parse_json: {e}")))?;
-        rhai::serde::to_dynamic(value)
-    });
-    engine.register_fn("to_json", |value: Dynamic| -> Result<String, Box<EvalAltResult>> {
-        let v: Value = rhai::serde::from_dynamic(&value)?;
-        Ok(v.to_string())
-    });
+    engine.register_fn(
+        "parse_json",
+        |text: &str| -> Result<Dynamic, Box<EvalAltResult>> {
+            let value: Value = serde_json::from_str(text)
+                .map_err(|e| runtime_error(format!("parse_json: {e}")))?;
+            rhai::serde::to_dynamic(value)
+        },
+    );
+    engine.register_fn(
+        "to_json",
+        |value: Dynamic| -> Result<String, Box<EvalAltResult>> {
+            let v: Value = rhai::serde::from_dynamic(&value)?;
+            Ok(v.to_string())
+        },
+    );
     engine
 }
 
@@ -83,12 +93,17 @@ fn runtime_error(message: String) -> Box<EvalAltResult> {
 /// Compiles a script and checks that it defines `execute(resolved, ctx)`.
 pub fn check(source: &str) -> Result<(), String> {
     let engine = sandbox(&ScriptLimits::default());
-    let ast = engine.compile(source).map_err(|e| format!("does not compile: {e}"))?;
+    let ast = engine
+        .compile(source)
+        .map_err(|e| format!("does not compile: {e}"))?;
     has_entry(&ast)
 }
 
 fn has_entry(ast: &AST) -> Result<(), String> {
-    if ast.iter_functions().any(|f| f.name == "execute" && f.params.len() == 2) {
+    if ast
+        .iter_functions()
+        .any(|f| f.name == "execute" && f.params.len() == 2)
+    {
         Ok(())
     } else {
         Err("must define `fn execute(resolved, ctx)`".to_string())
@@ -108,10 +123,18 @@ struct DelegateState {
 struct ScriptCtx(Rc<RefCell<DelegateState>>);
 
 impl ScriptCtx {
-    fn delegate_with(&mut self, change: impl FnOnce(&mut ResolvedRun)) -> Result<Dynamic, Box<EvalAltResult>> {
-        let mut state = self.0.try_borrow_mut().map_err(|_| runtime_error("delegate: context busy".to_string()))?;
+    fn delegate_with(
+        &mut self,
+        change: impl FnOnce(&mut ResolvedRun),
+    ) -> Result<Dynamic, Box<EvalAltResult>> {
+        let mut state = self
+            .0
+            .try_borrow_mut()
+            .map_err(|_| runtime_error("delegate: context busy".to_string()))?;
         if state.calls >= MAX_DELEGATIONS {
-            return Err(runtime_error(format!("delegate: at most {MAX_DELEGATIONS} delegations per run")));
+            return Err(runtime_error(format!(
+                "delegate: at most {MAX_DELEGATIONS} delegations per run"
+            )));
         }
         state.calls += 1;
         let mut run = state.run.clone();
@@ -132,7 +155,13 @@ impl ScriptCtx {
 }
 
 /// Runs the script provider adapter `name` at `path`.
-pub fn execute(name: &str, path: &Path, limits: &ScriptLimits, run: &ResolvedRun, ctx: &mut AdapterContext<'_>) -> Envelope {
+pub fn execute(
+    name: &str,
+    path: &Path,
+    limits: &ScriptLimits,
+    run: &ResolvedRun,
+    ctx: &mut AdapterContext<'_>,
+) -> Envelope {
     let fail = |msg: String| Envelope::failure(format!("provider adapter {name:?}: {msg}"));
     let source = match std::fs::read_to_string(path) {
         Ok(s) => s,
@@ -140,11 +169,9 @@ pub fn execute(name: &str, path: &Path, limits: &ScriptLimits, run: &ResolvedRun
     };
     let mut engine = sandbox(limits);
     let log: Rc<RefCell<Vec<String>>> = Rc::default();
-    for sink in [log.clone()] {
-        let print_sink = sink.clone();
-        engine.on_print(move |s| push_log(&print_sink, s.to_string()));
-        engine.on_debug(move |s, _, pos| push_log(&sink, format!("{s} @ {pos}")));
-    }
+    let (print_sink, debug_sink) = (log.clone(), log.clone());
+    engine.on_print(move |s| push_log(&print_sink, s.to_string()));
+    engine.on_debug(move |s, _, pos| push_log(&debug_sink, format!("{s} @ {pos}")));
     let state = Rc::new(RefCell::new(DelegateState {
         type_adapter: ctx.type_adapter().clone(),
         services: ctx.services().clone(),
@@ -157,8 +184,12 @@ pub fn execute(name: &str, path: &Path, limits: &ScriptLimits, run: &ResolvedRun
     let budget = Duration::from_millis(limits.timeout_ms);
     let progress_state = state.clone();
     engine.on_progress(move |_| {
-        let delegated = progress_state.try_borrow().map(|s| s.delegated).unwrap_or(Duration::ZERO);
-        (started.elapsed().saturating_sub(delegated) > budget).then(|| Dynamic::from("script time limit exceeded"))
+        let delegated = progress_state
+            .try_borrow()
+            .map(|s| s.delegated)
+            .unwrap_or(Duration::ZERO);
+        (started.elapsed().saturating_sub(delegated) > budget)
+            .then(|| Dynamic::from("script time limit exceeded"))
     });
     engine.register_type_with_name::<ScriptCtx>("Context");
     engine.register_fn("delegate", |ctx: &mut ScriptCtx| ctx.delegate_with(|_| {}));
@@ -171,7 +202,10 @@ pub fn execute(name: &str, path: &Path, limits: &ScriptLimits, run: &ResolvedRun
         ctx.delegate_with(move |run| run.argv_override = Some(argv))
     });
     engine.register_get("type_adapter", |ctx: &mut ScriptCtx| {
-        ctx.0.try_borrow().map(|s| s.type_adapter.name.clone()).unwrap_or_default()
+        ctx.0
+            .try_borrow()
+            .map(|s| s.type_adapter.name.clone())
+            .unwrap_or_default()
     });
 
     let ast = match engine.compile(&source) {
@@ -194,8 +228,14 @@ pub fn execute(name: &str, path: &Path, limits: &ScriptLimits, run: &ResolvedRun
         Ok(d) => d,
         Err(e) => return fail(format!("cannot pass the run to the script: {e}")),
     };
-    let result = engine.call_fn::<Dynamic>(&mut Scope::new(), &ast, "execute", (resolved, ScriptCtx(state.clone())));
-    ctx.processes.extend(std::mem::take(&mut state.borrow_mut().processes));
+    let result = engine.call_fn::<Dynamic>(
+        &mut Scope::new(),
+        &ast,
+        "execute",
+        (resolved, ScriptCtx(state.clone())),
+    );
+    ctx.processes
+        .extend(std::mem::take(&mut state.borrow_mut().processes));
     let mut env = match result {
         Ok(value) => match rhai::serde::from_dynamic::<Value>(&value) {
             Ok(v) => Envelope::from_json(&v),
@@ -203,7 +243,11 @@ pub fn execute(name: &str, path: &Path, limits: &ScriptLimits, run: &ResolvedRun
         },
         Err(e) => fail(format!("script failed: {e}")),
     };
-    if let Some(summary) = env.meta.get("testSummary").and_then(|s| serde_json::from_value::<TestRunSummary>(s.clone()).ok()) {
+    if let Some(summary) = env
+        .meta
+        .get("testSummary")
+        .and_then(|s| serde_json::from_value::<TestRunSummary>(s.clone()).ok())
+    {
         ctx.test_summary = Some(summary);
     }
     let lines = std::mem::take(&mut *log.borrow_mut());

@@ -23,7 +23,11 @@ impl Sandbox {
         let workspace = tmp.path().join("repo");
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(workspace.join(".fornax")).unwrap();
-        Sandbox { tmp, home, workspace }
+        Sandbox {
+            tmp,
+            home,
+            workspace,
+        }
     }
 
     /// An environment whose working directory is inside the workspace.
@@ -32,7 +36,10 @@ impl Sandbox {
     }
 
     pub fn env_with_history(&self, history: Arc<FakeHistory>) -> CapEnv {
-        CapEnv { history: Some(history), ..self.env() }
+        CapEnv {
+            history: Some(history),
+            ..self.env()
+        }
     }
 
     pub fn write(&self, rel: &str, value: &Value) -> PathBuf {
@@ -68,7 +75,11 @@ impl Sandbox {
 
 /// A valid cli manifest; `extra` overrides fields.
 pub fn cli_manifest(id: &str, command: &str, args: &[&str], extra: Value) -> Value {
-    let scope = if id.starts_with("global.") { "global" } else { "workspace-local" };
+    let scope = if id.starts_with("global.") {
+        "global"
+    } else {
+        "workspace-local"
+    };
     let mut m = json!({
         "manifestVersion": 1,
         "id": id,
@@ -113,7 +124,10 @@ pub fn cap_run(id: &str, args: &[&str]) -> CapCommand {
 }
 
 pub fn inspect(id: &str) -> CapCommand {
-    CapCommand::Inspect { target: vec![id.to_string()], toolspace: None }
+    CapCommand::Inspect {
+        target: vec![id.to_string()],
+        toolspace: None,
+    }
 }
 
 pub fn doctor(env: &CapEnv) -> Value {
@@ -130,7 +144,10 @@ pub struct FakeHistory {
 
 impl FakeHistory {
     pub fn with_active(session: SessionRef) -> Self {
-        FakeHistory { active: Some(session), ..FakeHistory::default() }
+        FakeHistory {
+            active: Some(session),
+            ..FakeHistory::default()
+        }
     }
 }
 
@@ -153,17 +170,23 @@ impl History for FakeHistory {
 
     fn session(&self, id: &str) -> Result<Value, String> {
         match id {
-            "s-1" | "codex:s-1" => Ok(json!({"provider": "codex", "native_id": "s-1", "items": 12})),
+            "s-1" | "codex:s-1" => {
+                Ok(json!({"provider": "codex", "native_id": "s-1", "items": 12}))
+            }
             _ => Err(format!("no session {id}")),
         }
     }
 
     fn search(&self, text: &str, limit: usize) -> Result<Value, String> {
-        Ok(json!({"query": text, "limit": limit, "hits": [{"session": "s-1", "text": format!("... {text} ...")}]}))
+        Ok(
+            json!({"query": text, "limit": limit, "hits": [{"session": "s-1", "text": format!("... {text} ...")}]}),
+        )
     }
 
     fn findings(&self, session: Option<&str>) -> Result<Value, String> {
-        Ok(json!({"session": session, "findings": [{"claim": "all tests pass", "verdict": "VERIFIED"}]}))
+        Ok(
+            json!({"session": session, "findings": [{"claim": "all tests pass", "verdict": "VERIFIED"}]}),
+        )
     }
 
     fn resolve_session(&self, id: &str) -> Result<Option<SessionRef>, String> {
@@ -171,7 +194,10 @@ impl History for FakeHistory {
     }
 
     fn session_at(&self, workspace: &Path, at: &str) -> Result<Option<SessionRef>, String> {
-        self.session_at_calls.lock().unwrap().push((workspace.to_path_buf(), at.to_string()));
+        self.session_at_calls
+            .lock()
+            .unwrap()
+            .push((workspace.to_path_buf(), at.to_string()));
         Ok(self.active.clone())
     }
 }
