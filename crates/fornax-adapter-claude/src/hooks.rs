@@ -53,6 +53,10 @@ struct HookSession {
     grounded: bool,
     next_loop: u32,
     open: Option<HookLoop>,
+    /// The loop the last Stop closed: a Stop hook that blocks makes the agent continue, and
+    /// the next Stop (`stop_hook_active`) closes the same loop again.
+    #[serde(default)]
+    last_closed: Option<HookLoop>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -312,6 +316,7 @@ impl ClaudeHookAdapter {
                 &open,
                 Some(end),
             )));
+            st.last_closed = (outcome == LoopOutcome::Completed).then_some(open);
         }
     }
 
@@ -334,7 +339,10 @@ impl ClaudeHookAdapter {
             Event::Notification => {
                 if let Some(message) = get_text(hook.p, "message") {
                     let pos = self.loop_position(hook);
-                    let key = hook.fallback_key("notification");
+                    // The type (permission_prompt, idle_prompt, ...; absent before ~2.0.37)
+                    // names what the runtime is waiting for.
+                    let kind = get_text(hook.p, "notification_type").unwrap_or("untyped");
+                    let key = hook.fallback_key(&format!("notification:{kind}"));
                     out.push(hook.text(key, pos, Role::RuntimeNotice, message, Structural));
                 }
             }
@@ -376,11 +384,12 @@ impl ClaudeHookAdapter {
     fn session_start(&mut self, hook: &Hook<'_>, out: &mut Vec<IngestMessage>) {
         let source = get_text(hook.p, "source");
         if hook.subagent.is_none() && matches!(source, Some("startup" | "clear")) {
-            // A brand-new session id: its loops count from 0 from here.
+            // A brand-new session id: its loops count from 0 from here. A count already
+            // running is never reset (positions must not be reused).
             let st = self.state(&hook.session.native_id);
-            st.grounded = true;
-            st.next_loop = 0;
-            st.open = None;
+            if !st.grounded && st.next_loop == 0 && st.open.is_none() {
+                st.grounded = true;
+            }
         }
         let text = format!("SessionStart ({})", source.unwrap_or("unknown source"));
         let pos = self.loop_position(hook);
@@ -428,8 +437,11 @@ impl ClaudeHookAdapter {
             started_at: hook.at.clone(),
         };
         st.next_loop = st.next_loop.saturating_add(1);
+        st.last_closed = None;
         out.push(IngestMessage::Loop(hook_loop(&hook.session, &open, None)));
-        let key = format!("prompt:{}", open.position);
+        let key = prompt_id
+            .map(|id| format!("prompt:{id}"))
+            .unwrap_or_else(|| format!("prompt:{}", open.position));
         out.push(hook.text(
             key,
             Some(open.position),
@@ -518,6 +530,13 @@ impl ClaudeHookAdapter {
     }
 
     fn stop(&mut self, hook: &Hook<'_>, out: &mut Vec<IngestMessage>) {
+        if get_bool(hook.p, "stop_hook_active") == Some(true) {
+            // The agent continued because a Stop hook blocked: this Stop ends the same loop.
+            let st = self.state(&hook.session.native_id);
+            if st.open.is_none() {
+                st.open = st.last_closed.take();
+            }
+        }
         let pos = self.loop_position(hook);
         if let Some(text) = get_text(hook.p, "last_assistant_message") {
             let key = match pos {

@@ -220,6 +220,26 @@ fn claude_transcript_corpus() {
             tally.record(d, outcome);
         }
         assert!(sessions > 0, "{name}: no session published");
+        // After upserting by key, a loop has at most one final answer.
+        let mut latest = BTreeMap::new();
+        for msg in outcomes.iter().flat_map(|o| o.clone().messages()) {
+            if let IngestMessage::Item(i) = msg {
+                latest.insert((i.session.native_id.clone(), i.key.clone()), i);
+            }
+        }
+        let mut finals: BTreeMap<(String, Option<u32>), usize> = BTreeMap::new();
+        for item in latest
+            .values()
+            .filter(|i| i.semantic.role.as_str() == "agent.final_answer")
+        {
+            *finals
+                .entry((item.session.native_id.clone(), item.loop_position))
+                .or_default() += 1;
+        }
+        assert!(
+            finals.values().all(|n| *n == 1),
+            "{name}: several final answers in a loop: {finals:?}"
+        );
         check_adapter(ClaudeTranscriptAdapter::default, &events).assert_ok();
         println!(
             "   {name}: {} lines, {sessions} session publications",

@@ -482,3 +482,51 @@ fn a_split_message_repeating_end_turn_stays_in_one_loop() {
         "the loop ends at the message's last line"
     );
 }
+
+/// What a consumer holds after upserting by `(session, key)`.
+fn upserted(msgs: &[IngestMessage]) -> Vec<fornax_types::Item> {
+    let mut by_key: std::collections::BTreeMap<(String, String), fornax_types::Item> =
+        std::collections::BTreeMap::new();
+    for item in items(msgs) {
+        by_key.insert(
+            (item.session.native_id.clone(), item.key.clone()),
+            item.clone(),
+        );
+    }
+    by_key.into_values().collect()
+}
+
+#[test]
+fn every_loop_keeps_at_most_one_final_answer() {
+    for (name, f) in common::all_fixtures("transcript") {
+        let msgs = run(&mut ClaudeTranscriptAdapter::default(), &f.native_events);
+        let mut finals = std::collections::BTreeMap::new();
+        for item in upserted(&msgs) {
+            if item.semantic.role == Role::AgentFinalAnswer {
+                *finals
+                    .entry((item.session.native_id.clone(), item.loop_position))
+                    .or_insert(0) += 1;
+            }
+        }
+        assert!(finals.values().all(|n| *n == 1), "{name}: {finals:?}");
+    }
+}
+
+#[test]
+fn a_blocking_stop_hook_continues_the_same_loop() {
+    let f = fixture("transcript", "v2_1_119_stop_hook_feedback_continues_loop");
+    let msgs = run(&mut ClaudeTranscriptAdapter::default(), &f.native_events);
+    assert!(loops(&msgs).iter().all(|l| l.position == 0));
+    let held = upserted(&msgs);
+    let finals: Vec<_> = held
+        .iter()
+        .filter(|i| i.semantic.role == Role::AgentFinalAnswer)
+        .collect();
+    assert_eq!(finals.len(), 1);
+    assert_eq!(
+        finals[0].semantic.value.primary_text(),
+        Some("Bumped to 1.4.0 and added the changelog entry.")
+    );
+    let first = held.iter().find(|i| i.key == "msg:q-004:0").unwrap();
+    assert_eq!(first.semantic.role, Role::AgentCommentary);
+}

@@ -109,6 +109,10 @@ pub(crate) struct OpenLoop {
     /// Usage as last published, so `finish` republishes only what changed.
     pub published_usage: Option<Usage>,
     pub last_text: Option<LastText>,
+    /// The text promoted to final answer when the loop ended (demoted again if the runtime
+    /// makes the agent continue).
+    #[serde(default)]
+    pub final_text: Option<LastText>,
     /// The agent still owes a response: a tool call or tool result is in flight, or no reply
     /// has come yet.
     pub busy: bool,
@@ -308,6 +312,7 @@ impl SessionState {
             usage: UsageLedger::default(),
             published_usage: None,
             last_text: None,
+            final_text: None,
             busy: true,
             stops_known: false,
         };
@@ -332,6 +337,14 @@ impl SessionState {
         if let (LoopOutcome::Completed, Some(strength), Some(last)) =
             (ending.outcome, ending.promote, open.last_text.take())
         {
+            // A later text of the same message supersedes an answer already promoted.
+            if let Some(prev) = open
+                .final_text
+                .replace(last.clone())
+                .filter(|p| p.key != last.key)
+            {
+                out.push(commentary(session, open.position, prev));
+            }
             let mut records = last.records;
             if !records.contains(ending.record) {
                 records.push(ending.record.clone());
@@ -371,6 +384,22 @@ impl SessionState {
         });
     }
 
+    /// Reopens the loop a stop reason just ended, for work the runtime makes the agent continue
+    /// (a blocking Stop hook's feedback): the continuation belongs to the same loop.
+    /// The answer it had given is commentary again (returned for republishing).
+    pub fn reopen_closed(&mut self, session: &SessionRef) -> Option<IngestMessage> {
+        if self.open.is_some() {
+            return None;
+        }
+        let mut open = self.closed.take()?.open;
+        let demoted = open
+            .final_text
+            .take()
+            .map(|t| commentary(session, open.position, t));
+        self.open = Some(open);
+        demoted
+    }
+
     /// Reopens the loop a stop reason just ended when another line of the same API message
     /// arrives, returning how it ended; the line then ends it again (no new loop, no new Loop
     /// start).
@@ -390,6 +419,22 @@ impl SessionState {
             _ => None,
         }
     }
+}
+
+/// A text republished as commentary (it is no longer the loop's final answer).
+fn commentary(session: &SessionRef, position: u32, text: LastText) -> IngestMessage {
+    IngestMessage::Item(Item {
+        session: session.clone(),
+        key: text.key,
+        loop_position: Some(position),
+        at: text.at,
+        semantic: Semantic::new(
+            Role::AgentCommentary,
+            SemanticValue::Text(text.text),
+            EvidenceStrength::Structural,
+        ),
+        records: text.records,
+    })
 }
 
 fn fill<T>(slot: &mut Option<T>, value: Option<T>, changed: &mut bool) {

@@ -112,6 +112,22 @@ fn on_text(
         return;
     }
     let key = line.key("msg", index);
+    let (kind, own_words) = classify(text);
+    if kind == UserText::HookFeedback {
+        // A blocking Stop hook made the agent go on: same loop, and the agent owes a reply.
+        if let Some(demoted) = st.reopen_closed(&line.session) {
+            out.push(demoted);
+        }
+        if let Some(open) = st.open.as_mut() {
+            open.busy = true;
+        }
+        let strength = if flags.meta { Structural } else { Heuristic };
+        out.push(line.text_item(st, key, Role::RuntimeContext, text, strength));
+        if st.open.is_none() && st.opener.is_none() {
+            st.opener = Some(line.opener());
+        }
+        return;
+    }
     if flags.meta {
         // Structurally flagged as not typed by the human (caveats, expanded command prompts).
         out.push(line.text_item(st, key, Role::RuntimeContext, text, Structural));
@@ -140,7 +156,6 @@ fn on_text(
         out.push(line.text_item(st, key, Role::RuntimeInstructions, text, Structural));
         return;
     }
-    let (kind, own_words) = classify(text);
     match kind {
         UserText::Human => {
             human_prompt(st, line, key, own_words.unwrap_or(text), flags.rewind, out)
@@ -158,12 +173,7 @@ fn on_text(
         UserText::Context => {
             out.push(line.text_item(st, key, Role::RuntimeContext, text, Heuristic))
         }
-        UserText::HookFeedback => {
-            out.push(line.text_item(st, key, Role::RuntimeContext, text, Heuristic));
-            if st.open.is_none() && st.opener.is_none() {
-                st.opener = Some(line.opener());
-            }
-        }
+        UserText::HookFeedback => {}
         UserText::Interrupt => {
             out.push(line.text_item(st, key, Role::RuntimeNotice, text, Heuristic));
             end(st, line, LoopOutcome::Interrupted, None, out);
