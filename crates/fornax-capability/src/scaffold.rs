@@ -20,10 +20,12 @@ pub fn capability(layout: &Layout, id: &str) -> Result<PathBuf, CapError> {
     let root = match parsed.scope {
         Scope::Global => Root::Home,
         Scope::Workspace => Root::Workspace,
-        Scope::Toolspace => return Err(CapError::Usage(format!(
+        Scope::Toolspace => {
+            return Err(CapError::Usage(format!(
             "{id}: toolspace capabilities come from mounts; create the capability as global.* or \
                  workspace.* and add a moduleMounts entry to the toolspace's {TOOLSPACE_FILE}"
-        ))),
+        )))
+        }
     };
     let dir = layout.capabilities_dir(root).ok_or_else(no_workspace)?;
     let path = dir.join(format!("{}.{}.json", parsed.module, parsed.capability));
