@@ -407,7 +407,7 @@ impl Verdicts<'_> {
             .command
             .as_deref()
             .map(|c| format!("`{c}`"))
-            .or_else(|| self.claim.target.tool.clone().map(|t| format!("{t}")))
+            .or_else(|| self.claim.target.tool.clone())
             .map(|n| format!(" ({n})"))
             .unwrap_or_default();
         if let Some(f) = self.unavailable_outputs(!relevant.is_empty()) {
@@ -765,20 +765,14 @@ impl Verdicts<'_> {
         let claimed_sha = self.claim.target.sha.clone();
         // A host lookup of the claimed commit is the strongest evidence there is.
         if let Some(sha) = &claimed_sha {
-            if let Some(check) = self
-                .obs
-                .checks
-                .iter()
-                .filter(|c| {
-                    self.at.sees(c.pos)
-                        && (sha_matches(sha, &c.payload.sha)
-                            || c.payload
-                                .full_sha
-                                .as_deref()
-                                .is_some_and(|f| sha_matches(sha, f)))
-                })
-                .last()
-            {
+            if let Some(check) = self.obs.checks.iter().rfind(|c| {
+                self.at.sees(c.pos)
+                    && (sha_matches(sha, &c.payload.sha)
+                        || c.payload
+                            .full_sha
+                            .as_deref()
+                            .is_some_and(|f| sha_matches(sha, f)))
+            }) {
                 return if check.payload.exists {
                     self.make(
                         Verdict::Verified,

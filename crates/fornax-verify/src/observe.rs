@@ -334,13 +334,11 @@ fn attach_to_run(run: &mut Run, ev: &Evidence) {
                 }
             }
         }
-        EvidenceKind::TestSummary => {
-            if run.summary.is_none() {
-                if let Some(p) = ev.payload_as::<TestSummaryPayload>() {
-                    run.summary = Some(p);
-                    run.summary_id = Some(ev.id.clone());
-                    run.has_output = true;
-                }
+        EvidenceKind::TestSummary if run.summary.is_none() => {
+            if let Some(p) = ev.payload_as::<TestSummaryPayload>() {
+                run.summary = Some(p);
+                run.summary_id = Some(ev.id.clone());
+                run.has_output = true;
             }
         }
         EvidenceKind::GitOutcome => {

@@ -208,7 +208,7 @@ fn pytest(out: &str) -> Option<Summary> {
     None
 }
 
-/// `ok  	pkg	0.1s` / `FAIL	pkg	0.2s` per package (counted per package), `--- FAIL: TestX`
+/// `ok <pkg> 0.1s` / `FAIL <pkg> 0.2s` per package (counted per package), `--- FAIL: TestX`
 /// when no package line was printed, and `go test -json` package actions.
 fn go(out: &str) -> Option<Summary> {
     static OK: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^ok\s+\S+\s+(?:[\d.]+s|\(cached\))"));

@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn pairs_by_call_id_and_by_order() {
-        let items = vec![
+        let items = [
             shell_call("c1", Some("id1"), "cargo test"),
             tool_call(
                 "c2",
@@ -259,7 +259,7 @@ mod tests {
 
     #[test]
     fn generic_bash_tool_is_a_shell_call() {
-        let items = vec![tool_call(
+        let items = [tool_call(
             "c1",
             Some("x"),
             "Bash",
@@ -270,7 +270,7 @@ mod tests {
         assert!(
             matches!(&t.calls[0].kind, CallKind::Shell { command, .. } if command == "npm test")
         );
-        let items = vec![tool_call(
+        let items = [tool_call(
             "c1",
             Some("x"),
             "shell",
@@ -285,7 +285,7 @@ mod tests {
 
     #[test]
     fn output_before_call_still_pairs() {
-        let items = vec![
+        let items = [
             output("o1", Some("k"), "done", Some(0), None),
             shell_call("c1", Some("k"), "make"),
         ];

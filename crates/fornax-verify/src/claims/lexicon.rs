@@ -30,7 +30,8 @@ pattern!(
     \b(?:no|zero|0|without(?:\s+any)?|with\s+(?:no|zero|0))\s+
         (?:new\s+|remaining\s+|more\s+|further\s+|test\s+|lint\s+|linter\s+|type\s+|typing\s+|compile\s+|compiler\s+|compilation\s+|build\s+|clippy\s+|eslint\s+|mypy\s+|tsc\s+)*
         (?:failures?|failing(?:\s+tests?)?|failed(?:\s+tests?)?|errors?|warnings?|issues?|problems?|complaints?|findings?|regressions?|diagnostics?|offen[cs]es?|violations?|lints?)\b
-    | \bnothing\s+(?:failed|fails|broke|regressed|flagged|to\s+report)\b
+    | \bnothing\s+(?:failed|fails|broke|regressed|flagged|found|reported|to\s+report|to\s+fix|to\s+flag|to\s+complain\s+about)\b
+    | \b(?:reports?|reported|found|finds|flags?|flagged|shows?|showed|prints?|printed)\s+nothing\b
     | \bnone\s+(?:of\s+them\s+)?(?:failed|fail)\b
     | \bno\s+longer\s+(?:fails?|failing|errors?|panics?|crash(?:es)?|breaks?|flakes?|flaky)\b
     | \ball\s+checks\s+passed\b

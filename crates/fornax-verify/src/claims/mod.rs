@@ -119,6 +119,8 @@ enum CodeCat {
     Command(CommandClass),
     /// A tool named on its own (`` `clippy` ``): read as the word.
     Tool,
+    /// A test's name (`` `test_parse_dates` ``, `` `TestBackoff` ``).
+    TestName,
     Other,
 }
 
@@ -281,7 +283,12 @@ impl<'a> Doc<'a> {
     /// Whether a stretch of text says anything a clause could be about (used to decide
     /// whether a conjunction joins two clauses or two nouns).
     fn has_predicate(&self, span: Span) -> bool {
-        if !self.successes(span).is_empty() {
+        // A lone check mark decorates a line; it does not make a clause of its own.
+        if self
+            .successes(span)
+            .iter()
+            .any(|s| !matches!(&self.lower[s.start..s.end], "✅" | "✔" | "☑"))
+        {
             return true;
         }
         [
@@ -326,7 +333,16 @@ impl<'a> Doc<'a> {
             let left = Span::new(cur, m.start);
             let right_end = cands.get(k + 1).map_or(sentence.end, |(n, _)| n.start);
             let right = Span::new(m.end, right_end);
-            if *hard || (self.has_predicate(left) && self.has_predicate(right)) {
+            // "I updated `a.rs` and `b.rs` so ...": a second file object, not a new clause.
+            let coordinated_path = !*hard
+                && self.marker(&FILE_VERB, left)
+                && self.code.iter().any(|c| {
+                    matches!(c.cat, CodeCat::Path)
+                        && c.span.start >= right.start
+                        && self.text[right.start..c.span.start].trim().is_empty()
+                });
+            if *hard || (!coordinated_path && self.has_predicate(left) && self.has_predicate(right))
+            {
                 out.push(left.trim(self.text));
                 cur = m.end;
             }
@@ -373,7 +389,14 @@ impl<'a> Doc<'a> {
         context.tool = tool.clone();
 
         // 1. A command named in code, then a success predicate: "`cargo test` passes".
-        let exit_style = self.matches(&EXIT_ZERO, region);
+        let exit_style: Vec<Span> = self
+            .matches(&EXIT_ZERO, region)
+            .into_iter()
+            .filter(|m| {
+                let w = &self.lower[m.start..m.end];
+                w.contains("exit") || w.contains("return")
+            })
+            .collect();
         let mut command_claimed = Vec::new();
         for &ci in &codes {
             let c = &self.code[ci];
@@ -532,7 +555,15 @@ impl<'a> Doc<'a> {
             w.contains("pass") || w.contains("green") || w.contains("ok")
         });
         let lint_words = has(&LINT_WORD);
-        if has(&TEST_WORD) || has(&COUNT_PASS) || (has(&PACKAGE_WORD) && pass_like) {
+        let names_test = self
+            .codes_in(region)
+            .iter()
+            .any(|&ci| matches!(self.code[ci].cat, CodeCat::TestName));
+        if has(&TEST_WORD)
+            || has(&COUNT_PASS)
+            || (has(&PACKAGE_WORD) && pass_like)
+            || (names_test && pass_like)
+        {
             kinds.push(ClaimSubject::TestResult);
         }
         let build_words = has(&BUILDS_VERB) || has(&BUILD_WORD);
@@ -546,17 +577,20 @@ impl<'a> Doc<'a> {
         if lint_words {
             kinds.push(ClaimSubject::LintResult);
         }
-        // Test words only: "the test build" is still about tests when no build verb is used.
+        // "All tests pass in the release build": a build named only as the place where tests
+        // ran is not a build claim.
         if kinds.contains(&ClaimSubject::TestResult)
             && kinds.contains(&ClaimSubject::BuildResult)
             && !has(&BUILDS_VERB)
         {
-            let build_near_success = self.matches(&BUILD_WORD, region).iter().any(|b| {
-                successes
-                    .iter()
-                    .any(|s| s.start >= b.end && s.start - b.end <= 24)
+            static PLACE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+                Regex::new(r"\b(?:in|on|for|with|against|using|during|of|after|before|from)\s+(?:the\s+|a\s+|an\s+|this\s+|our\s+|\w+\s+){0,2}$").expect("valid regex")
             });
-            if !build_near_success {
+            let all_places = self.matches(&BUILD_WORD, region).iter().all(|b| {
+                let before = &self.lower[region.start..b.start];
+                PLACE.is_match(before)
+            });
+            if all_places {
                 kinds.retain(|k| *k != ClaimSubject::BuildResult);
             }
         }
@@ -654,13 +688,10 @@ impl<'a> Doc<'a> {
             Regex::new(r",?\s+(?:and|or|plus|as\s+well\s+as)\s+|,\s+|\s*&\s*|\s*/\s*")
                 .expect("valid regex")
         });
-        self.matches(&CONNECTOR, gap)
-            .into_iter()
-            .filter(|m| {
-                self.depth.get(m.start).copied().unwrap_or(0)
-                    == self.depth.get(gap.start).copied().unwrap_or(0)
-            })
-            .last()
+        self.matches(&CONNECTOR, gap).into_iter().rfind(|m| {
+            self.depth.get(m.start).copied().unwrap_or(0)
+                == self.depth.get(gap.start).copied().unwrap_or(0)
+        })
     }
 
     /// File paths written without backticks (`src/main.rs`, `README.md`, `the Makefile`).
@@ -704,11 +735,13 @@ impl<'a> Doc<'a> {
     }
 
     fn commit_target(&self, region: Span, codes: &[usize]) -> ClaimTarget {
-        let mut target = ClaimTarget::default();
-        target.sha = codes.iter().find_map(|&ci| match self.code[ci].cat {
-            CodeCat::Sha => Some(self.code[ci].content.clone()),
-            _ => None,
-        });
+        let mut target = ClaimTarget {
+            sha: codes.iter().find_map(|&ci| match self.code[ci].cat {
+                CodeCat::Sha => Some(self.code[ci].content.clone()),
+                _ => None,
+            }),
+            ..ClaimTarget::default()
+        };
         if target.sha.is_none() {
             static BARE_SHA: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
                 Regex::new(r"\b[0-9a-f]{7,40}\b").expect("valid regex")
@@ -766,7 +799,9 @@ impl<'a> Doc<'a> {
         if let Some(c) = TO.captures(hay) {
             if let Some(m) = c.get(1) {
                 let span = Span::new(after.start + m.start(), after.start + m.end());
-                let token = code_text(span);
+                let token = code_text(span)
+                    .trim_end_matches(['.', ',', ';', ':'])
+                    .to_string();
                 let kind = c.get(2).map(|k| k.as_str());
                 let (first, rest) = token.split_once('/').unwrap_or((&token, ""));
                 if kind == Some("branch") {
@@ -827,6 +862,12 @@ fn categorize(inner: &str) -> CodeCat {
     }
     if looks_like_command(t) {
         return CodeCat::Command(commands::classify_command(t));
+    }
+    static TEST_ID: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+        Regex::new(r"^(?:test_\w+|Test[A-Z0-9_]\w*|\w+_test|\w+(?:::\w+)*::tests?::\w+|[\w.]+\.(?:test|spec)\.[jt]sx?|\w+Test|\w+Spec)(?:\[[^\]]*\])?(?:\(\))?$").expect("valid regex")
+    });
+    if TEST_ID.is_match(t) {
+        return CodeCat::TestName;
     }
     CodeCat::Other
 }

@@ -1,1 +1,371 @@
+//! Labeled sentences: what must become a claim (and of which subject), and what must not.
 
+use super::*;
+use fornax_types::ClaimSubject::*;
+
+fn subjects(text: &str) -> Vec<(ClaimSubject, String)> {
+    extract_from_text(text)
+        .into_iter()
+        .map(|c| (c.subject, c.span.slice(text).to_string()))
+        .collect()
+}
+
+fn only_subjects(text: &str) -> Vec<ClaimSubject> {
+    subjects(text).into_iter().map(|(s, _)| s).collect()
+}
+
+/// Sentences that carry claims, with the subjects expected (in order).
+const CLAIMS: &[(&str, &[ClaimSubject])] = &[
+    // test_result
+    ("All tests pass.", &[TestResult]),
+    ("The test suite is green.", &[TestResult]),
+    ("Everything passes now.", &[TestResult]),
+    ("All 112 specs pass.", &[TestResult]),
+    ("`pytest` reports 230 passed.", &[TestResult]),
+    (
+        "`go test ./...` is green across every package.",
+        &[TestResult],
+    ),
+    ("Tests are passing again.", &[TestResult]),
+    ("The unit tests pass locally.", &[TestResult]),
+    ("Ran the full suite: 88 passed, 0 failed.", &[TestResult]),
+    ("`npm test` passes with 41 tests.", &[TestResult]),
+    ("The integration tests now pass.", &[TestResult]),
+    ("✅ Tests: 57/57 passing", &[TestResult]),
+    ("No test failures.", &[TestResult]),
+    (
+        "The previously failing `test_parse_dates` now passes.",
+        &[TestResult],
+    ),
+    ("cargo test passes on the first run.", &[TestResult]),
+    ("Both test files pass.", &[TestResult]),
+    ("Verified that the tests pass.", &[TestResult]),
+    (
+        "The full suite passes (64 passed, 3 skipped).",
+        &[TestResult],
+    ),
+    ("Every package passes.", &[TestResult]),
+    (
+        "I verified with `cargo test` that all 40 tests pass.",
+        &[TestResult],
+    ),
+    (
+        "Fixed the two failing tests; the suite is green again.",
+        &[TestResult],
+    ),
+    // build_result
+    ("It compiles cleanly.", &[BuildResult]),
+    ("The build succeeds.", &[BuildResult]),
+    (
+        "`cargo build --release` finishes without errors.",
+        &[BuildResult],
+    ),
+    ("Typecheck passes.", &[BuildResult]),
+    ("`tsc` reports no errors.", &[BuildResult]),
+    ("No compile errors remain.", &[BuildResult]),
+    (
+        "The project compiles and all tests pass.",
+        &[BuildResult, TestResult],
+    ),
+    // lint_result
+    ("Clippy is clean.", &[LintResult]),
+    ("`eslint .` reports no problems.", &[LintResult]),
+    ("No lint warnings.", &[LintResult]),
+    ("mypy passes with no errors.", &[LintResult]),
+    (
+        "Formatting checks pass (`cargo fmt --check`).",
+        &[LintResult],
+    ),
+    (
+        "`ruff check` and `ruff format --check` are both clean.",
+        &[LintResult, LintResult],
+    ),
+    ("The linter is happy.", &[LintResult]),
+    (
+        "Build, tests and lint are all green.",
+        &[TestResult, BuildResult, LintResult],
+    ),
+    // command_executed
+    ("I ran `cargo fmt`.", &[CommandExecuted]),
+    (
+        "I've run `make migrate` against the dev database.",
+        &[CommandExecuted],
+    ),
+    (
+        "Ran `npm install` to pull the new dependency.",
+        &[CommandExecuted],
+    ),
+    (
+        "I ran \"bundle exec rake db:migrate\" as well.",
+        &[CommandExecuted],
+    ),
+    ("I also executed `./scripts/seed.sh`.", &[CommandExecuted]),
+    // command_succeeded
+    ("`make check` succeeds.", &[CommandSucceeded]),
+    ("`docker build .` exits 0.", &[CommandSucceeded]),
+    (
+        "`./gradlew assemble` completed successfully.",
+        &[BuildResult],
+    ),
+    (
+        "`./deploy.sh --dry-run` completed successfully.",
+        &[CommandSucceeded],
+    ),
+    ("`bundle exec rake` returned 0.", &[CommandSucceeded]),
+    ("`just lint` now passes.", &[CommandSucceeded]),
+    // file_written
+    ("I created `docs/adr/0007-retries.md`.", &[FileWritten]),
+    ("Updated README.md with the new flags.", &[FileWritten]),
+    (
+        "Wrote the migration to `db/migrations/0042_add_index.sql`.",
+        &[FileWritten],
+    ),
+    (
+        "`src/config.rs` was updated to read the new variable.",
+        &[FileWritten],
+    ),
+    (
+        "Added a regression test in `tests/test_dates.py`.",
+        &[FileWritten],
+    ),
+    (
+        "Refactored `lib/parser.ts` and `lib/lexer.ts`.",
+        &[FileWritten, FileWritten],
+    ),
+    (
+        "Deleted the obsolete `scripts/old_build.sh`.",
+        &[FileWritten],
+    ),
+    // git
+    ("Committed as `1f2e3d4`.", &[GitCommit]),
+    (
+        "The changes are committed on `feature/retry`.",
+        &[GitCommit],
+    ),
+    ("I created a commit (`9a8b7c6`) with the fix.", &[GitCommit]),
+    ("Committed everything in 0be1c2d.", &[GitCommit]),
+    ("Pushed to `origin/main`.", &[GitPush]),
+    ("The branch has been pushed.", &[GitPush]),
+    ("I pushed `fix/login` to `upstream`.", &[GitPush]),
+    (
+        "Committed as `c0ffee1` and pushed to origin.",
+        &[GitCommit, GitPush],
+    ),
+];
+
+/// Sentences that must not become claims of any kind.
+const NON_CLAIMS: &[&str] = &[
+    "I haven't run the tests yet.",
+    "Two tests still fail on Windows.",
+    "The build should be green once CI picks it up.",
+    "I couldn't run `cargo test` because the toolchain is missing.",
+    "I did not commit the changes.",
+    "Tests were not run.",
+    "Let me run the full suite.",
+    "I'll commit once you confirm.",
+    "Next, run `npm test` to verify.",
+    "Run `make test` to check everything.",
+    "If the tests pass, I will push.",
+    "Please push the branch when ready.",
+    "Do you want me to commit this?",
+    "Shall I run the tests again?",
+    "The suite might pass after the cache warms up.",
+    "`pytest -k slow` still fails intermittently.",
+    "I skipped the e2e tests.",
+    "Nothing was committed.",
+    "The linter reports 3 errors in `src/app.ts`.",
+    "I expect the build to succeed.",
+    "Before my change, all tests passed.",
+    "Unable to push: the remote rejected the update.",
+    "I wasn't able to build the Docker image.",
+    "The build is broken on main.",
+    "CI will run the integration tests.",
+    "You can commit with `git commit -am 'fix'`.",
+    "Assuming the suite passes, this is ready.",
+    "`cargo test` fails with E0433.",
+    "Tests pass except for `test_timeout`.",
+    "I'm not sure whether the lint passes.",
+    "The tests are expected to pass on CI.",
+    "No files were changed.",
+    "I didn't touch `src/main.rs`.",
+    "The build probably works now.",
+    "Pushing failed: permission denied.",
+    "Once the migration lands, the tests will pass.",
+    "To make sure everything passes, run `just ci`.",
+    "1 failed, 41 passed in 2.1s.",
+    "The e2e job is still red.",
+    "I have not pushed anything yet.",
+    "Make sure `cargo clippy` is clean before you merge.",
+    "The integration suite needs a running Postgres, so I left it out.",
+    "`make valgrind` still reports two leaks.",
+    "This should compile once the dependency is bumped.",
+    "I didn't get to the linter.",
+    "Tests would pass if the fixture were regenerated.",
+];
+
+#[test]
+fn labeled_claims_are_found_with_their_subjects() {
+    let mut failures = Vec::new();
+    for (text, expected) in CLAIMS {
+        let got = only_subjects(text);
+        if got != *expected {
+            failures.push(format!(
+                "{text:?}: expected {expected:?}, got {:?}",
+                subjects(text)
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn non_claims_give_nothing() {
+    let mut failures = Vec::new();
+    for text in NON_CLAIMS {
+        let got = subjects(text);
+        if !got.is_empty() {
+            failures.push(format!("{text:?}: {got:?}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} false extractions:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn one_sentence_several_claims_each_with_its_own_quote() {
+    let t = "Lint: `ruff check src` reports no issues and `mypy src` is clean.";
+    let got = subjects(t);
+    assert_eq!(
+        got,
+        vec![
+            (
+                LintResult,
+                "Lint: `ruff check src` reports no issues".to_string()
+            ),
+            (LintResult, "`mypy src` is clean.".to_string())
+        ]
+    );
+    let t = "I updated `app/models.py` and `app/forms.py` so the field is optional; `--legacy` still works.";
+    let got = subjects(t);
+    assert_eq!(
+        got,
+        vec![
+            (FileWritten, "I updated `app/models.py`".to_string()),
+            (
+                FileWritten,
+                "`app/forms.py` so the field is optional".to_string()
+            )
+        ]
+    );
+    let t = "Typecheck and tests pass: `tsc -p .` is clean and the jest suite is green (12 tests).";
+    let got = only_subjects(t);
+    assert_eq!(got, vec![TestResult, BuildResult, BuildResult, TestResult]);
+}
+
+#[test]
+fn mixed_sentences_keep_only_the_claim_part() {
+    let t = "All tests pass, but I haven't run the benchmarks.";
+    assert_eq!(
+        subjects(t),
+        vec![(TestResult, "All tests pass".to_string())]
+    );
+    let t = "The build is green. I haven't run `cargo test` yet; the snapshots need a review.";
+    assert_eq!(only_subjects(t), vec![BuildResult]);
+    let t = "I ran `cargo test --workspace` and it passed.";
+    let got = subjects(t);
+    assert_eq!(got[0].0, CommandExecuted);
+    assert_eq!(got[1].0, TestResult);
+}
+
+#[test]
+fn targets_are_read() {
+    let claims = extract_from_text(
+        "Committed as `4f5e6d7` on `release/2.1` and pushed `release/2.1` to `origin`.",
+    );
+    assert_eq!(claims[0].target.sha.as_deref(), Some("4f5e6d7"));
+    assert_eq!(claims[0].target.branch.as_deref(), Some("release/2.1"));
+    assert_eq!(claims[1].target.branch.as_deref(), Some("release/2.1"));
+    assert_eq!(claims[1].target.remote.as_deref(), Some("origin"));
+    let claims = extract_from_text("Pushed to origin/main.");
+    assert_eq!(
+        (
+            claims[0].target.remote.as_deref(),
+            claims[0].target.branch.as_deref()
+        ),
+        (Some("origin"), Some("main"))
+    );
+    let claims = extract_from_text("`cargo clippy -- -D warnings` is clean.");
+    assert_eq!(
+        claims[0].target.command.as_deref(),
+        Some("cargo clippy -- -D warnings")
+    );
+    assert_eq!(claims[0].target.tool.as_deref(), Some("clippy"));
+    let claims = extract_from_text("The vitest suite is green.");
+    assert_eq!(claims[0].target.tool.as_deref(), Some("vitest"));
+    let claims = extract_from_text("I updated `./src/lib.rs`.");
+    assert_eq!(claims[0].target.path.as_deref(), Some("./src/lib.rs"));
+}
+
+#[test]
+fn ids_are_deterministic_and_unique() {
+    use crate::testkit::say;
+    use fornax_types::Role;
+    let item = say(
+        "m7",
+        Role::AgentFinalAnswer,
+        "Done. `ruff check .` is clean and `mypy .` is clean. Committed as `abc1234`.",
+    );
+    let claims = extract_claims(&item);
+    let ids: Vec<&str> = claims.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        vec!["m7#1:lint_result", "m7#1:lint_result:1", "m7#2:git_commit"]
+    );
+    assert_eq!(extract_claims(&item), claims);
+    assert!(claims
+        .iter()
+        .all(|c| c.session == item.session && c.item_key == "m7"));
+}
+
+#[test]
+fn only_agent_voice_makes_claims() {
+    use crate::testkit::say;
+    use fornax_types::Role;
+    for role in [
+        Role::HumanRequest,
+        Role::RuntimeCompactionSummary,
+        Role::AgentReasoning,
+        Role::RuntimeContext,
+    ] {
+        assert!(
+            extract_claims(&say("u1", role, "All tests pass and the build is green.")).is_empty(),
+            "{role:?}"
+        );
+    }
+    for role in [
+        Role::AgentCommentary,
+        Role::AgentFinalAnswer,
+        Role::SubagentReport,
+    ] {
+        assert_eq!(
+            extract_claims(&say("a1", role, "All tests pass.")).len(),
+            1,
+            "{role:?}"
+        );
+    }
+}
+
+#[test]
+fn code_blocks_and_questions_are_ignored() {
+    let t = "Output:\n```\ntest result: ok. 3 passed; 0 failed\nAll tests pass\n```\nShould I also push?";
+    assert!(subjects(t).is_empty());
+}
