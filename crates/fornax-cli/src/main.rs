@@ -71,6 +71,10 @@ enum Command {
     Demo,
     /// The live daemon: ingests the spool and agent files as they change.
     Daemon(cmd::daemon::DaemonArgs),
+    /// Connect an agent to Fornax (hooks, plugin, notify program).
+    Install(cmd::install::InstallArgs),
+    /// Remove exactly what `install` added.
+    Uninstall(cmd::install::InstallArgs),
     /// Check the installation: adapters, store, drift.
     Doctor,
 }
@@ -90,6 +94,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Hook(args) => cmd::hook::run(&ctx, args),
         Command::Demo => cmd::demo::run(&ctx),
         Command::Daemon(args) => cmd::daemon::run(&ctx, args),
+        Command::Install(args) => cmd::install::install(&ctx, args),
+        Command::Uninstall(args) => cmd::install::uninstall(&ctx, args),
         Command::Doctor => cmd::doctor::run(&ctx),
     }
 }

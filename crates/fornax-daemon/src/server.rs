@@ -136,7 +136,7 @@ pub fn run(config: DaemonConfig) -> Result<(), DaemonError> {
             })
             .map_err(io(&home))?
     };
-    let _watcher = watch(&home, &config.roots, work_tx.clone());
+    let watcher = watch(&home, &config.roots, work_tx.clone());
     let connections = Arc::new(AtomicUsize::new(0));
     let intervene = config.intervene;
 
@@ -180,6 +180,7 @@ pub fn run(config: DaemonConfig) -> Result<(), DaemonError> {
         }
     }
     info!("shutting down: final ingest");
+    drop(watcher);
     let (done_tx, done_rx) = mpsc::sync_channel(1);
     let _ = work_tx.send(Work::Flush(done_tx));
     let _ = done_rx.recv_timeout(Duration::from_secs(120));
@@ -279,13 +280,15 @@ fn ingest_worker(
                 flushes.push(tx);
             }
         }
+        // Read the flag before the pass: when it was already set, this pass saw everything
+        // received before the stop, so the worker may end after it.
+        let stopping = stop.load(Ordering::SeqCst);
         pass(&mut store);
         for f in flushes {
             let _ = f.send(());
         }
-        if stop.load(Ordering::SeqCst) && rx.try_recv().is_err() {
-            // Shutdown drains through the explicit final flush; keep serving it.
-            continue;
+        if stopping {
+            break;
         }
     }
 }

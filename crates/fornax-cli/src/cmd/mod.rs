@@ -5,6 +5,7 @@ pub mod demo;
 pub mod doctor;
 pub mod findings;
 pub mod hook;
+pub mod install;
 pub mod query;
 pub mod record;
 pub mod scan;
