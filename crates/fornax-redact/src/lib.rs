@@ -1,1 +1,142 @@
 //! The redaction boundary: secrets replaced once, before anything is stored.
+//!
+//! A [`Redactor`] scans text for secrets and replaces each with a placeholder that names its
+//! kind (`[REDACTED:github_token]`, see [`SecretKind`]). It is applied exactly once, at the
+//! ingest boundary, to every text-bearing field of every [`IngestMessage`]
+//! ([`Redactor::redact_message`]); everything downstream (store, index, verifiers, exports)
+//! only ever sees redacted text. [`RedactionCounts`] records how many secrets of each kind
+//! were replaced.
+//!
+//! What it finds: private key blocks; AWS, GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic,
+//! Google, npm and PyPI tokens by their formats; JWTs; `Authorization` values; passwords in
+//! URLs; values assigned to secret-named variables, keys and flags in env files, shell, YAML,
+//! JSON, TOML, code and command lines (short values too); passwords given to known tools as
+//! short flags; and random-looking tokens judged by measured entropy.
+//!
+//! # Invariants
+//!
+//! * Never stores, logs, returns or counts a secret: counts are numbers per kind, and the
+//!   placeholder carries only the kind.
+//! * Never damages what is not a secret: text outside a detected span is copied byte for
+//!   byte (whitespace, line breaks, git SHAs, UUIDs, paths, digests, base64 image data).
+//!   Assignments keep their name and operator (`API_KEY=[REDACTED:secret_assignment]`).
+//! * Idempotent: redacting redacted text changes nothing (placeholders are never matched).
+//! * Placeholders are JSON-safe: writing one inside a JSON, YAML or shell string needs no
+//!   escaping.
+//! * Total: any input, however large or malformed, is processed without panicking, in time
+//!   linear in its length; text without a candidate is returned without allocating.
+//! * No I/O, no printing, no global state: a `Redactor` is immutable and shareable across
+//!   threads.
+
+mod bytes;
+mod counts;
+mod detect;
+mod json;
+mod kind;
+mod message;
+mod names;
+mod pass;
+mod span;
+
+use fornax_types::IngestMessage;
+
+pub use counts::RedactionCounts;
+pub use kind::SecretKind;
+
+use detect::Detectors;
+use span::Findings;
+
+/// Finds and replaces secrets. Build one (the trigger automaton is compiled here) and share
+/// it: it is immutable, `Send` and `Sync`.
+#[derive(Debug, Clone)]
+pub struct Redactor {
+    detectors: Detectors,
+}
+
+impl Default for Redactor {
+    fn default() -> Self {
+        Redactor::new()
+    }
+}
+
+impl Redactor {
+    pub fn new() -> Self {
+        Redactor {
+            detectors: Detectors::new(),
+        }
+    }
+
+    /// The redacted text, or `None` when `text` holds nothing to redact (no allocation then).
+    pub fn redact_text(&self, text: &str, counts: &mut RedactionCounts) -> Option<String> {
+        let spans = self.spans(text);
+        if spans.is_empty() {
+            return None;
+        }
+        Some(span::apply(text, &spans, counts))
+    }
+
+    /// Redacts `text` in place (untouched when it holds nothing to redact).
+    pub fn redact_in_place(&self, text: &mut String, counts: &mut RedactionCounts) {
+        if let Some(redacted) = self.redact_text(text, counts) {
+            *text = redacted;
+        }
+    }
+
+    /// Redacts every string of a JSON document, in place. Keys are read: the string value of
+    /// a secret-named key (`"password"`, `"api_key"`, `"Authorization"`, and `"value"` next
+    /// to `"name": "DB_PASSWORD"`) is replaced whole; object keys that hold a secret are
+    /// redacted too.
+    pub fn redact_json(&self, value: &mut serde_json::Value, counts: &mut RedactionCounts) {
+        let mut pass = pass::Pass {
+            redactor: self,
+            counts,
+            found: None,
+        };
+        json::redact_value(&mut pass, value, 0);
+    }
+
+    /// Redacts every text-bearing field of `msg` (see [`fornax_types::text`]). A secret found
+    /// in one field is also replaced where it appears in the message's other fields (a shell
+    /// call's `argv` repeats its `command` word by word).
+    pub fn redact_message(&self, msg: &mut IngestMessage, counts: &mut RedactionCounts) {
+        message::redact(self, msg, counts);
+    }
+
+    #[doc(hidden)]
+    pub fn debug_spans(&self, text: &str) -> Vec<(usize, usize, &'static str)> {
+        self.spans(text)
+            .into_iter()
+            .map(|s| (s.start, s.end, s.kind.as_str()))
+            .collect()
+    }
+
+    /// Detections in `text` merged into non-overlapping spans (for whole-value decisions).
+    pub(crate) fn spans(&self, text: &str) -> Vec<span::Span> {
+        let mut found = Findings::default();
+        self.detectors.find(text, &mut found);
+        span::merge(&mut found.spans);
+        found.spans
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redactor_is_send_and_sync() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Redactor>();
+    }
+
+    #[test]
+    fn text_without_candidates_is_not_copied() {
+        let r = Redactor::new();
+        let mut counts = RedactionCounts::default();
+        assert_eq!(
+            r.redact_text("cargo test -p fornax-redact\nok", &mut counts),
+            None
+        );
+        assert!(counts.is_empty());
+    }
+}

@@ -1,0 +1,2 @@
+//! Throughput of the redaction boundary on generated transcript text.
+fn main() {}

@@ -1,0 +1,767 @@
+//! Secret-named assignments: env files and shell (`API_KEY=x`, `export TOKEN="x"`), YAML and
+//! INI (`password: x`), JSON and dict literals (`"secret": "x"`), TOML (`token = "x"`), code
+//! (`connect(password="x")`), XML (`<password>x</password>`), headers (`X-Api-Key: x`) and CLI
+//! flags (`--password x`, `--token=x`). The name stays; only the value is replaced.
+
+use crate::bytes::{is_alnum, is_blank, is_name_byte, is_quote, is_reference, skip_blanks};
+use crate::detect::authorization;
+use crate::detect::value::{
+    closing_quote, ends_token, opening_quote, quote_before, quoted_value, strip_comment, token_end,
+    value_line_end, MAX_VALUE,
+};
+use crate::names::{classify, is_flag_only_secret, NameClass};
+use crate::span::Findings;
+use crate::SecretKind;
+
+/// Longest name considered; longer identifier runs are code or data, not settings.
+const MAX_NAME: usize = 128;
+
+/// Handles a secret keyword (`pass`, `token`, `key`, ...) found at `hit`.
+pub(crate) fn keyword(text: &str, hit: usize, found: &mut Findings) {
+    let bytes = text.as_bytes();
+    let Some(name) = Name::around(bytes, hit) else {
+        return;
+    };
+    if name.end - name.start > MAX_NAME {
+        return;
+    }
+    let raw = &text[name.start..name.end];
+    let class = match classify(raw) {
+        Some(class) => Some(class),
+        None if name.dashes > 0 && is_flag_only_secret(raw) => Some(NameClass::Secret),
+        None => two_word_name(text, &name).map(|(class, _)| class),
+    };
+    let Some(class) = class else { return };
+    if name.dashes > 0 {
+        flag(bytes, &name, raw, class, found);
+    } else {
+        let start = two_word_name(text, &name).map_or(name.start, |(_, start)| start);
+        assignment(bytes, &Name { start, ..name }, raw, class, found);
+    }
+}
+
+/// A name found in the text: `[start, end)` without leading dashes or quotes.
+#[derive(Debug, Clone, Copy)]
+struct Name {
+    start: usize,
+    end: usize,
+    /// Leading dashes (1 or 2 for a CLI flag).
+    dashes: usize,
+    /// The name follows an escaped line break (`\npassword: x` inside a JSON string).
+    after_escaped_newline: bool,
+}
+
+impl Name {
+    fn around(bytes: &[u8], hit: usize) -> Option<Name> {
+        let mut start = hit;
+        while start > 0 && is_name_byte(bytes[start - 1]) && hit - start < MAX_NAME {
+            start -= 1;
+        }
+        let mut end = hit;
+        while end < bytes.len() && is_name_byte(bytes[end]) && end - hit < MAX_NAME {
+            end += 1;
+        }
+        while end > hit && matches!(bytes[end - 1], b'.' | b'-') {
+            end -= 1;
+        }
+        // `\npassword` inside a JSON string: the `n` belongs to the escape.
+        let mut after_escaped_newline = false;
+        if start > 0 && bytes[start - 1] == b'\\' && matches!(bytes[start], b'n' | b'r' | b't') {
+            after_escaped_newline = bytes[start] != b't';
+            start += 1;
+        }
+        let mut dashes = 0;
+        while start < end && bytes[start] == b'-' {
+            dashes += 1;
+            start += 1;
+        }
+        while start < end && bytes[start] == b'.' {
+            start += 1;
+        }
+        if start >= end || dashes > 2 {
+            return None;
+        }
+        // A flag stands alone: `--token x`, not `a--token`.
+        if dashes > 0 {
+            let before = start - dashes;
+            if before > 0
+                && !(bytes[before - 1].is_ascii_whitespace()
+                    || is_quote(bytes[before - 1])
+                    || matches!(bytes[before - 1], b'=' | b'(' | b'[' | b','))
+            {
+                return None;
+            }
+        }
+        // `$TOKEN`, `${TOKEN}`, `%TOKEN%` are references to a secret, not assignments.
+        if start > 0 && dashes == 0 {
+            let prev = bytes[start - 1];
+            if prev == b'$'
+                || prev == b'%'
+                || (prev == b'{' && start > 1 && bytes[start - 2] == b'$')
+            {
+                return None;
+            }
+        }
+        Some(Name {
+            start,
+            end,
+            dashes,
+            after_escaped_newline,
+        })
+    }
+}
+
+/// `API key: x`, `access token = x`: a secret named in two words. Returns the class and the
+/// start of the first word.
+fn two_word_name(text: &str, name: &Name) -> Option<(NameClass, usize)> {
+    let bytes = text.as_bytes();
+    let last = &text[name.start..name.end];
+    if name.dashes > 0
+        || !["key", "token", "secret"]
+            .iter()
+            .any(|w| last.eq_ignore_ascii_case(w))
+    {
+        return None;
+    }
+    if name.start < 2 || bytes[name.start - 1] != b' ' {
+        return None;
+    }
+    let end = name.start - 1;
+    let mut start = end;
+    while start > 0 && is_alnum(bytes[start - 1]) && end - start < 24 {
+        start -= 1;
+    }
+    if start == end || (start > 0 && is_name_byte(bytes[start - 1])) {
+        return None;
+    }
+    let mut joined = [0u8; 64];
+    let first = &bytes[start..end];
+    let total = first.len() + 1 + last.len();
+    if total > joined.len() {
+        return None;
+    }
+    joined[..first.len()].copy_from_slice(first);
+    joined[first.len()] = b'_';
+    joined[first.len() + 1..total].copy_from_slice(last.as_bytes());
+    let joined = std::str::from_utf8(&joined[..total]).ok()?;
+    // The two words must make a secret name that neither word makes alone (`API key`).
+    classify(joined).map(|class| (class, start))
+}
+
+fn kind_for(class: NameClass) -> SecretKind {
+    match class {
+        NameClass::AwsSecret => SecretKind::AwsSecretKey,
+        NameClass::Authorization => SecretKind::Authorization,
+        NameClass::Secret => SecretKind::SecretAssignment,
+    }
+}
+
+/// `--password x`, `--token=x`, `-passin pass:x`.
+fn flag(bytes: &[u8], name: &Name, raw: &str, class: NameClass, found: &mut Findings) {
+    if raw.len() > 3 && raw[..3].eq_ignore_ascii_case("no-") {
+        return;
+    }
+    let mut v = name.end;
+    match bytes.get(v) {
+        Some(b'=') => v += 1,
+        Some(&b) if is_blank(b) => v = skip_blanks(bytes, v),
+        _ => return,
+    }
+    if class == NameClass::Authorization {
+        authorization::header_value(bytes, v, None, found);
+        return;
+    }
+    let (start, end) = match quoted_value(bytes, v) {
+        Some(range) => range,
+        None => (v, token_end(bytes, v)),
+    };
+    if start >= end || bytes[start] == b'-' || is_reference(bytes, start) {
+        return;
+    }
+    let value = &bytes[start..end];
+    // openssl: `-passin pass:secret`; `env:`, `file:`, `fd:` and `stdin` name a source.
+    let lower = value.to_ascii_lowercase();
+    if lower.starts_with(b"pass:") {
+        found.push(start + 5, end, SecretKind::CliPassword);
+        return;
+    }
+    if ["env:", "file:", "fd:", "id=", "src=", "type="]
+        .iter()
+        .any(|p| lower.starts_with(p.as_bytes()))
+        || lower == b"stdin"
+        || is_flag_stopword(&lower)
+        || is_placeholder_word(&lower)
+    {
+        return;
+    }
+    found.push(start, end, SecretKind::CliPassword);
+}
+
+/// Words that follow a flag in prose ("use the --password flag"), never a password.
+fn is_flag_stopword(lower: &[u8]) -> bool {
+    const WORDS: &[&[u8]] = &[
+        b"flag",
+        b"flags",
+        b"option",
+        b"options",
+        b"argument",
+        b"arguments",
+        b"parameter",
+        b"and",
+        b"or",
+        b"to",
+        b"is",
+        b"was",
+        b"the",
+        b"a",
+        b"an",
+        b"in",
+        b"on",
+        b"with",
+        b"for",
+        b"of",
+        b"if",
+        b"when",
+        b"which",
+        b"that",
+        b"instead",
+        b"value",
+        b"is:",
+    ];
+    WORDS.contains(&lower)
+}
+
+/// Operators that bind a name to a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// `=`, `:=`, `=>`
+    Assign,
+    /// `:`
+    Colon,
+}
+
+fn assignment(bytes: &[u8], name: &Name, raw: &str, class: NameClass, found: &mut Findings) {
+    let open = quote_before(bytes, name.start);
+    let kind = kind_for(class);
+    // `<password>x</password>`: only with its closing tag (`<api-key>` alone is a placeholder).
+    if name.start > 0 && bytes[name.start - 1] == b'<' && bytes.get(name.end) == Some(&b'>') {
+        let start = name.end + 1;
+        let limit = bytes.len().min(start + MAX_VALUE);
+        let Some(len) = bytes[start..limit].iter().position(|&b| b == b'<') else {
+            return;
+        };
+        let end = start + len;
+        let tag = &bytes[name.start..name.end];
+        let closes = bytes.get(end + 1) == Some(&b'/')
+            && bytes.get(end + 2..end + 2 + tag.len()) == Some(tag)
+            && bytes.get(end + 2 + tag.len()) == Some(&b'>');
+        if closes
+            && !is_reference(bytes, start)
+            && !bytes[start..end].iter().all(u8::is_ascii_whitespace)
+        {
+            found.push(start, end, kind);
+        }
+        return;
+    }
+    let mut p = name.end;
+    let key_quoted = match open {
+        Some((seq, _)) if seq.at(bytes, p) => {
+            p += seq.len();
+            true
+        }
+        _ => false,
+    };
+    let after_name = p;
+    p = skip_blanks(bytes, p);
+    let blank_before = p > after_name;
+    let (op, op_len) = match (bytes.get(p), bytes.get(p + 1)) {
+        (Some(b':'), Some(b'=')) => (Op::Assign, 2),
+        (Some(b'='), Some(b'>')) => (Op::Assign, 2),
+        (Some(b'='), next) if !matches!(next, Some(b'=') | Some(b'~')) => (Op::Assign, 1),
+        (Some(b':'), next) if next != Some(&b':') => (Op::Colon, 1),
+        _ => return,
+    };
+    let after_op = p + op_len;
+    let v = skip_blanks(bytes, after_op);
+    let blank_after = v > after_op;
+    let context_start = open.map_or(name.start, |(_, s)| s);
+    let line_start = name.after_escaped_newline || at_line_start(bytes, context_start);
+    // A name opened by a quote that does not close after it (`"X-Api-Key: abc"`): the value
+    // ends where that string ends.
+    let enclosing = match open {
+        Some((seq, _)) if !key_quoted => Some(seq),
+        _ => None,
+    };
+
+    if class == NameClass::Authorization {
+        if key_quoted || enclosing.is_some() || line_start || op == Op::Assign {
+            authorization::header_value(bytes, v, enclosing, found);
+        }
+        return;
+    }
+
+    // A quoted value is a literal wherever it appears.
+    if let Some(seq) = opening_quote(bytes, v) {
+        // The enclosing string closing right after the operator assigns nothing
+        // (`read -p "Password: " pw`).
+        if enclosing != Some(seq) {
+            if let Some((start, end)) = quoted_value(bytes, v) {
+                let value = bytes[start..end].to_ascii_lowercase();
+                if start < end
+                    && !is_reference(bytes, start)
+                    && !is_placeholder_word(&value)
+                    && !is_variable_name(&bytes[start..end])
+                {
+                    found.push(start, end, kind);
+                }
+            }
+        }
+        return;
+    }
+
+    if let Some(seq) = enclosing {
+        let limit_end = closing_quote(bytes, v, seq).unwrap_or_else(|| value_line_end(bytes, v));
+        let end = trim_value_end(bytes, v, limit_end);
+        push_bare(bytes, v, end, raw, kind, false, found);
+        return;
+    }
+
+    if key_quoted {
+        // `"pin": 1234`, `'token': abc` in JSON or a dict literal: the bare value must end
+        // where the structure goes on (`,`, `}`, end of line), or it is prose
+        // (`` `apiKey`: API key for the model``).
+        let quote = open.map_or(b'"', |(seq, _)| seq.quote);
+        let end = token_end(bytes, v);
+        let value = &bytes[v..end];
+        if value.is_empty() || matches!(bytes[v], b'{' | b'[') || quote == b'`' {
+            return;
+        }
+        let next = skip_blanks(bytes, end);
+        if !matches!(
+            bytes.get(next),
+            None | Some(b',' | b'}' | b']' | b'\n' | b'\r' | b'\\' | b';' | b')')
+        ) {
+            return;
+        }
+        let json_scalar = open.is_some_and(|(seq, _)| seq.quote == b'"');
+        let numeric = value
+            .iter()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+'));
+        push_bare(bytes, v, end, raw, kind, json_scalar && numeric, found);
+        return;
+    }
+
+    // `name:value` without a blank is a URL's user info, a namespaced key or a label, not a
+    // YAML or header assignment.
+    if op == Op::Colon && !blank_after && v < bytes.len() && bytes[v] != b'\n' && bytes[v] != b'\r'
+    {
+        return;
+    }
+    match op {
+        Op::Colon if line_start => line_value(bytes, v, name, raw, kind, found),
+        Op::Assign if line_start && (blank_before || blank_after) => {
+            line_value(bytes, v, name, raw, kind, found)
+        }
+        Op::Assign if !blank_before && !blank_after => {
+            let end = token_end(bytes, v);
+            push_bare(bytes, v, end, raw, kind, false, found);
+        }
+        _ => {
+            // Mid-line `name: value` or `name = value`: prose and code look like this too,
+            // so only a value that looks like a credential is taken.
+            let end = token_end(bytes, v);
+            if looks_like_credential(&bytes[v..end]) {
+                push_bare(bytes, v, end, raw, kind, false, found);
+            }
+        }
+    }
+}
+
+/// Whether the text between the start of the line and `i` is only indentation, a YAML list
+/// dash or a shell keyword (`export`, `set`, Dockerfile `ENV`).
+fn at_line_start(bytes: &[u8], i: usize) -> bool {
+    let mut s = i;
+    while s > 0 && bytes[s - 1] != b'\n' && i - s <= 40 {
+        s -= 1;
+    }
+    if s > 0 && bytes[s - 1] != b'\n' {
+        return false;
+    }
+    let prefix = &bytes[s..i];
+    let trimmed = trim_ascii(prefix);
+    if trimmed.is_empty() {
+        return true;
+    }
+    const PREFIXES: &[&[u8]] = &[
+        b"-",
+        b"export",
+        b"set",
+        b"ENV",
+        b"ARG",
+        b"local",
+        b"readonly",
+        b"declare",
+        b"declare -x",
+        b"typeset",
+        b"$env:",
+        b"#",
+        b"//",
+        b">",
+        b"<",
+    ];
+    PREFIXES.contains(&trimmed)
+}
+
+fn trim_ascii(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if first.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    while let [rest @ .., last] = s {
+        if last.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    s
+}
+
+/// A value that runs to the end of its line (YAML, INI, headers), or a YAML block scalar.
+fn line_value(
+    bytes: &[u8],
+    v: usize,
+    name: &Name,
+    raw: &str,
+    kind: SecretKind,
+    found: &mut Findings,
+) {
+    let end = strip_comment(bytes, v, value_line_end(bytes, v));
+    let value = &bytes[v..end];
+    if matches!(value, b"|" | b"|-" | b"|+" | b">" | b">-" | b">+") {
+        block_scalar(bytes, end, name, kind, found);
+        return;
+    }
+    let end = trim_value_end(bytes, v, end);
+    push_bare(bytes, v, end, raw, kind, false, found);
+}
+
+/// Drops trailing punctuation that ends a statement (`password: hunter2,` in a JS object).
+fn trim_value_end(bytes: &[u8], start: usize, mut end: usize) -> usize {
+    while end > start && matches!(bytes[end - 1], b',' | b';' | b' ' | b'\t') {
+        end -= 1;
+    }
+    end
+}
+
+/// `password: |` followed by more-indented lines: the lines are the value.
+fn block_scalar(
+    bytes: &[u8],
+    header_end: usize,
+    name: &Name,
+    kind: SecretKind,
+    found: &mut Findings,
+) {
+    let key_line = crate::bytes::line_start(bytes, name.start);
+    let key_indent = bytes[key_line..]
+        .iter()
+        .take_while(|&&b| is_blank(b) || b == b'-')
+        .count();
+    let mut i = match bytes[header_end..].iter().position(|&b| b == b'\n') {
+        Some(p) => header_end + p + 1,
+        None => return,
+    };
+    let mut first = None;
+    let mut last_end = 0;
+    let limit = bytes.len().min(header_end + MAX_VALUE * 4);
+    while i < limit {
+        let line_end = crate::bytes::line_end(bytes, i);
+        let indent = bytes[i..line_end]
+            .iter()
+            .take_while(|&&b| is_blank(b))
+            .count();
+        if i + indent == line_end {
+            i = line_end + 1;
+            continue;
+        }
+        if indent <= key_indent {
+            break;
+        }
+        first.get_or_insert(i + indent);
+        last_end = line_end;
+        i = line_end + 1;
+    }
+    if let Some(start) = first {
+        if !is_reference(bytes, start) {
+            found.push(start, last_end, kind);
+        }
+    }
+}
+
+/// Pushes an unquoted value unless it is evidently not a literal secret.
+fn push_bare(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    name: &str,
+    kind: SecretKind,
+    quote: bool,
+    found: &mut Findings,
+) {
+    if start >= end || is_reference(bytes, start) {
+        return;
+    }
+    let value = &bytes[start..end];
+    if is_code_or_placeholder(value, name) || is_variable_name(value) {
+        return;
+    }
+    if quote {
+        found.push_quoted(start, end, kind);
+    } else {
+        found.push(start, end, kind);
+    }
+}
+
+/// Values that are code (`os.environ["X"]`, `getpass()`, `password`), types (`string`),
+/// literals (`null`, `true`), masks (`***`) or examples (`sk-...`, `your_key_here`), not secrets.
+fn is_code_or_placeholder(value: &[u8], name: &str) -> bool {
+    let first_word_end = value
+        .iter()
+        .position(|b| b.is_ascii_whitespace())
+        .unwrap_or(value.len());
+    let first = &value[..first_word_end];
+    if matches!(
+        value[0],
+        b'(' | b'{'
+            | b'['
+            | b'<'
+            | b'!'
+            | b'*'
+            | b'&'
+            | b'@'
+            | b'/'
+            | b'~'
+            | b'-'
+            | b'.'
+            | b'|'
+            | b'>'
+    ) {
+        return true;
+    }
+    let lower_first = first.to_ascii_lowercase();
+    if first.len() == value.len() && is_placeholder_word(&lower_first) {
+        return true;
+    }
+    if is_type_or_keyword(&lower_first) || is_expression(first) || is_same_name(first, name) {
+        return true;
+    }
+    // Code on the right of the operator: `apiKey || options.apiKey`, `a ? b : c`.
+    const OPERATORS: &[&[u8]] = &[b" || ", b" && ", b" ?? ", b" ? ", b" + ", b" => "];
+    OPERATORS
+        .iter()
+        .any(|op| value.windows(op.len()).any(|w| w == *op))
+}
+
+/// Literal words, masks and examples that stand where a secret would be.
+pub(crate) fn is_placeholder_word(lower: &[u8]) -> bool {
+    const WORDS: &[&[u8]] = &[
+        b"true",
+        b"false",
+        b"null",
+        b"none",
+        b"nil",
+        b"undefined",
+        b"yes",
+        b"no",
+        b"on",
+        b"off",
+        b"required",
+        b"optional",
+        b"string",
+        b"str",
+        b"include",
+        b"omit",
+        b"same-origin",
+        b"redacted",
+        b"hidden",
+        b"masked",
+        b"empty",
+        b"unset",
+        b"token",
+        b"bearer",
+        b"basic",
+        b"oauth",
+        b"password",
+        b"secret",
+        b"apikey",
+        b"api_key",
+        b"api-key",
+        b"key",
+        b"env",
+        b"environment",
+    ];
+    const EXAMPLE_MARKERS: &[&[u8]] = &[
+        b"your",
+        b"example",
+        b"placeholder",
+        b"_here",
+        b"-here",
+        b"dummy",
+    ];
+    if lower.is_empty()
+        || WORDS.contains(&lower)
+        || lower.iter().all(|&b| b == b'*' || b == b'.')
+        || (lower.len() >= 3 && lower.iter().all(|&b| b == b'x'))
+        || lower.ends_with(b"...")
+        || lower.ends_with("…".as_bytes())
+        || (lower.starts_with(b"<") && lower.ends_with(b">"))
+    {
+        return true;
+    }
+    EXAMPLE_MARKERS
+        .iter()
+        .any(|m| lower.windows(m.len()).any(|w| w == *m))
+}
+
+/// An environment variable's name given as the value (`"apiKey": "OLLAMA_API_KEY"`): the
+/// setting names where the secret lives.
+fn is_variable_name(value: &[u8]) -> bool {
+    value.len() >= 3
+        && value[0].is_ascii_uppercase()
+        && value.contains(&b'_')
+        && value
+            .iter()
+            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Type names and keywords that follow a name in code (`password: string`,
+/// `token: Option<String>`, `const token = await ...`).
+fn is_type_or_keyword(lower: &[u8]) -> bool {
+    const WORDS: &[&[u8]] = &[
+        b"string",
+        b"str",
+        b"&str",
+        b"number",
+        b"int",
+        b"integer",
+        b"bool",
+        b"boolean",
+        b"any",
+        b"unknown",
+        b"bytes",
+        b"object",
+        b"dict",
+        b"list",
+        b"text",
+        b"varchar",
+        b"char",
+        b"secretstr",
+        b"secretstring",
+        b"await",
+        b"new",
+        b"function",
+        b"lambda",
+        b"async",
+        b"this",
+        b"self",
+        b"none",
+        b"null",
+        b"nil",
+        b"undefined",
+        b"true",
+        b"false",
+        b"string,",
+        b"string;",
+        b"str,",
+        b"optional",
+        b"option",
+        b"required",
+        b"typeof",
+    ];
+    WORDS.contains(&lower)
+}
+
+/// `os.environ[...]`, `getpass()`, `env::var(...)`, `obj->token`, `config?.token`.
+fn is_expression(value: &[u8]) -> bool {
+    let ident = value
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+        .count();
+    if ident == 0 || value[0].is_ascii_digit() {
+        return false;
+    }
+    let rest = &value[ident..];
+    rest.starts_with(b"(")
+        || rest.starts_with(b"[")
+        || rest.starts_with(b"::")
+        || rest.starts_with(b"->")
+        || rest.starts_with(b"?.")
+        || rest.starts_with(b"<")
+        || (rest.starts_with(b".")
+            && rest
+                .get(1)
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_'))
+}
+
+/// `password=password`, `token=access_token`, `api_key=apiKey`: code passing a variable on.
+fn is_same_name(value: &[u8], name: &str) -> bool {
+    if !value
+        .iter()
+        .all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        || value[0].is_ascii_digit()
+    {
+        return false;
+    }
+    let norm_value: Vec<u8> = value
+        .iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    let norm_name: Vec<u8> = name
+        .bytes()
+        .filter(u8::is_ascii_alphanumeric)
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    if norm_value.len() < 3 {
+        return false;
+    }
+    if norm_name.ends_with(&norm_value) {
+        return true;
+    }
+    [
+        "password",
+        "passwd",
+        "secret",
+        "token",
+        "key",
+        "pass",
+        "pwd",
+        "credentials",
+        "auth",
+    ]
+    .iter()
+    .any(|w| norm_name.ends_with(w.as_bytes()) && norm_value.ends_with(w.as_bytes()))
+}
+
+/// A bare token that looks like a credential rather than a word or a name in code: one
+/// piece, at least eight characters, letters and digits (or symbols), and not mostly words.
+fn looks_like_credential(value: &[u8]) -> bool {
+    if value.len() < 8 || value.iter().any(|&b| ends_token(b)) {
+        return false;
+    }
+    let lower = value.to_ascii_lowercase();
+    if is_type_or_keyword(&lower) || is_expression(value) || is_placeholder_word(&lower) {
+        return false;
+    }
+    let letters = value.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    let digits = value.iter().filter(|b| b.is_ascii_digit()).count();
+    let symbols = value.len() - letters - digits;
+    if letters == 0 || digits + symbols == 0 {
+        return false;
+    }
+    let (_, word_letters) = crate::detect::entropy::wordiness(value);
+    word_letters * 2 < letters
+}

@@ -1,0 +1,136 @@
+//! The detectors, and the one automaton that finds where they need to look.
+//!
+//! Most text holds no secret, so detection is two linear passes: an Aho-Corasick automaton
+//! over short trigger literals (secret-name keywords, token prefixes, `://`, `-----BEGIN`,
+//! tool names), each hit handed to its detector for a local check; and one byte-class loop
+//! that measures entropy only on runs of token characters long enough to be credentials.
+
+mod assignment;
+mod authorization;
+mod cli;
+pub(crate) mod entropy;
+mod pem;
+mod provider;
+mod url;
+pub(crate) mod value;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use crate::span::Findings;
+use provider::Family;
+
+pub(crate) use assignment::is_placeholder_word;
+pub(crate) use authorization::header_value as authorization_value;
+
+/// What a trigger literal hands its hit to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Detector {
+    /// A word that ends secret names: the name around it and what is assigned to it.
+    Keyword,
+    /// `Bearer` / `Basic` credentials.
+    Scheme,
+    Url,
+    Pem,
+    Provider(Family),
+    Tool,
+}
+
+const TRIGGERS: &[(&str, Detector)] = &[
+    ("pass", Detector::Keyword),
+    ("pwd", Detector::Keyword),
+    ("secret", Detector::Keyword),
+    ("token", Detector::Keyword),
+    ("key", Detector::Keyword),
+    ("auth", Detector::Keyword),
+    ("credential", Detector::Keyword),
+    ("sig", Detector::Keyword),
+    ("bearer", Detector::Scheme),
+    ("basic", Detector::Scheme),
+    ("://", Detector::Url),
+    ("-----begin", Detector::Pem),
+    ("ghp_", Detector::Provider(Family::Github)),
+    ("gho_", Detector::Provider(Family::Github)),
+    ("ghu_", Detector::Provider(Family::Github)),
+    ("ghs_", Detector::Provider(Family::Github)),
+    ("ghr_", Detector::Provider(Family::Github)),
+    ("github_pat_", Detector::Provider(Family::Github)),
+    ("glpat-", Detector::Provider(Family::Gitlab)),
+    ("gldt-", Detector::Provider(Family::Gitlab)),
+    ("glptt-", Detector::Provider(Family::Gitlab)),
+    ("glrt-", Detector::Provider(Family::Gitlab)),
+    ("glcbt-", Detector::Provider(Family::Gitlab)),
+    ("glimt-", Detector::Provider(Family::Gitlab)),
+    ("glagent-", Detector::Provider(Family::Gitlab)),
+    ("gloas-", Detector::Provider(Family::Gitlab)),
+    ("glsoat-", Detector::Provider(Family::Gitlab)),
+    ("glffct-", Detector::Provider(Family::Gitlab)),
+    ("gr1348941", Detector::Provider(Family::Gitlab)),
+    ("xox", Detector::Provider(Family::Slack)),
+    ("xapp-", Detector::Provider(Family::Slack)),
+    ("hooks.slack.com/", Detector::Provider(Family::SlackWebhook)),
+    ("sk_live_", Detector::Provider(Family::Stripe)),
+    ("sk_test_", Detector::Provider(Family::Stripe)),
+    ("rk_live_", Detector::Provider(Family::Stripe)),
+    ("rk_test_", Detector::Provider(Family::Stripe)),
+    ("whsec_", Detector::Provider(Family::Stripe)),
+    ("sk-", Detector::Provider(Family::SkDash)),
+    ("aiza", Detector::Provider(Family::Google)),
+    ("npm_", Detector::Provider(Family::Npm)),
+    ("pypi-ag", Detector::Provider(Family::Pypi)),
+    ("eyj", Detector::Provider(Family::Jwt)),
+    ("akia", Detector::Provider(Family::AwsKeyId)),
+    ("asia", Detector::Provider(Family::AwsKeyId)),
+    ("abia", Detector::Provider(Family::AwsKeyId)),
+    ("acca", Detector::Provider(Family::AwsKeyId)),
+    ("a3t", Detector::Provider(Family::AwsKeyId)),
+    ("mysql", Detector::Tool),
+    ("mariadb", Detector::Tool),
+    ("sshpass", Detector::Tool),
+    ("redis-cli", Detector::Tool),
+    ("mongo", Detector::Tool),
+    ("ldap", Detector::Tool),
+    ("sqlcmd", Detector::Tool),
+    ("curl", Detector::Tool),
+    ("login", Detector::Tool),
+    ("zip", Detector::Tool),
+    ("7z", Detector::Tool),
+    ("smbclient", Detector::Tool),
+];
+
+/// The compiled trigger automaton. Built once per [`Redactor`](crate::Redactor).
+#[derive(Debug, Clone)]
+pub(crate) struct Detectors {
+    triggers: AhoCorasick,
+}
+
+impl Detectors {
+    pub fn new() -> Self {
+        let triggers = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(TRIGGERS.iter().map(|(literal, _)| literal))
+            .expect("a few dozen short literals always build an automaton");
+        Detectors { triggers }
+    }
+
+    /// Every detection in `text`, unmerged.
+    pub fn find(&self, text: &str, found: &mut Findings) {
+        let bytes = text.as_bytes();
+        for m in self.triggers.find_iter(text) {
+            let Some(&(_, detector)) = TRIGGERS.get(m.pattern().as_usize()) else {
+                continue;
+            };
+            match detector {
+                Detector::Keyword => assignment::keyword(text, m.start(), found),
+                Detector::Scheme => authorization::scheme_word(bytes, m.start(), m.end(), found),
+                Detector::Url => url::credentials(bytes, m.start(), found),
+                Detector::Pem => pem::block(bytes, m.start(), found),
+                Detector::Provider(family) => provider::token(bytes, m.start(), family, found),
+                Detector::Tool => cli::tool(bytes, m.start(), found),
+            }
+        }
+        let protected = std::mem::take(&mut found.protected);
+        entropy::scan(bytes, &protected, found);
+        found.protected = protected;
+    }
+}

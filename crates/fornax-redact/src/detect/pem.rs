@@ -1,0 +1,85 @@
+//! PEM blocks: private keys are secrets from `-----BEGIN` to `-----END`; certificates and
+//! public keys are not, and are shielded from the entropy detector.
+
+use memchr::memmem;
+
+use crate::span::Findings;
+use crate::SecretKind;
+
+/// Longest PEM block searched for its end marker.
+const MAX_BLOCK: usize = 64 * 1024;
+
+/// Handles `-----BEGIN` found at `hit`.
+pub(crate) fn block(bytes: &[u8], hit: usize, found: &mut Findings) {
+    const BEGIN: &[u8] = b"-----BEGIN ";
+    if !bytes[hit..].starts_with(BEGIN) {
+        return;
+    }
+    let label_start = hit + BEGIN.len();
+    let label_limit = bytes.len().min(label_start + 80);
+    let Some(label_len) = memmem::find(&bytes[label_start..label_limit], b"-----") else {
+        return;
+    };
+    let label = &bytes[label_start..label_start + label_len];
+    if label.iter().any(|&b| b == b'\n' || b == b'\\') {
+        return;
+    }
+    let body = label_start + label_len + 5;
+    let limit = bytes.len().min(body + MAX_BLOCK);
+    let end = match memmem::find(&bytes[body..limit], b"-----END ") {
+        Some(p) => {
+            let marker = body + p + 9;
+            let marker_limit = bytes.len().min(marker + 80);
+            match memmem::find(&bytes[marker..marker_limit], b"-----") {
+                Some(q) => marker + q + 5,
+                None => marker,
+            }
+        }
+        None => truncated_body_end(bytes, body, limit),
+    };
+    if memmem::find(label, b"PRIVATE").is_some() {
+        found.push(hit, end, SecretKind::PrivateKey);
+    } else {
+        found.protect(hit, end);
+    }
+}
+
+/// Where a block without an end marker (cut off by a truncated output) stops: at the first
+/// byte that cannot be part of a PEM body, or at a blank line.
+fn truncated_body_end(bytes: &[u8], body: usize, limit: usize) -> usize {
+    let mut i = body;
+    let mut newlines = 0;
+    while i < limit {
+        let b = bytes[i];
+        match b {
+            b'\n' => {
+                newlines += 1;
+                if newlines == 2 {
+                    break;
+                }
+            }
+            b'\\' if matches!(bytes.get(i + 1), Some(b'n')) => {
+                newlines += 1;
+                if newlines == 2 {
+                    break;
+                }
+                i += 1;
+            }
+            b'\r' | b' ' | b'\t' => {}
+            b if b.is_ascii_alphanumeric()
+                || matches!(b, b'+' | b'/' | b'=' | b':' | b',' | b'-') =>
+            {
+                newlines = 0;
+            }
+            _ => break,
+        }
+        i += 1;
+    }
+    while i > body && bytes[i - 1].is_ascii_whitespace() {
+        i -= 1;
+    }
+    if i > body + 1 && bytes[i - 1] == b'\\' {
+        i -= 1;
+    }
+    i
+}
