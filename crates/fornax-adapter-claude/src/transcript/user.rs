@@ -173,6 +173,7 @@ fn on_text(
         UserText::Context => {
             out.push(line.text_item(st, key, Role::RuntimeContext, text, Heuristic))
         }
+        // Handled before the isMeta check (the feedback may come flagged either way).
         UserText::HookFeedback => {}
         UserText::Interrupt => {
             out.push(line.text_item(st, key, Role::RuntimeNotice, text, Heuristic));
