@@ -35,6 +35,18 @@ static LINT_SUCCESS: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+static LINT_WARNINGS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?m)^(?:warning: .+ generated \d+ warnings?.*|✖ \d+ problems? \(0 errors?, [1-9]\d* warnings?\)|Found [1-9]\d* warnings?\b.*|.+:\d+:\d+:\s+warning\b.*|\s*\d+:\d+\s+warning\s+.+)$",
+    )
+    .expect("valid regex")
+});
+
+/// A line of a lint output that reports warnings (which a tool may print while exiting 0).
+pub fn lint_warning(text: &str) -> Option<String> {
+    LINT_WARNINGS.find(text).map(|m| shorten(m.as_str().trim()))
+}
+
 /// What a build or lint output says on its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reading {

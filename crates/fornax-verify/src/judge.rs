@@ -237,6 +237,16 @@ fn run_outcome(run: &Run, idx: Option<usize>, kind: Option<CommandKind>) -> Judg
                     detail: notes.join("; "),
                 };
             }
+            if kind == Some(CommandKind::Lint) {
+                if let Some(w) = &run.lint_warning {
+                    // Exit 0 with warnings: not the clean result a lint claim describes.
+                    notes.push(format!("but the output reports warnings (`{w}`)"));
+                    return Judged {
+                        outcome: Outcome::Unknown,
+                        detail: notes.join("; "),
+                    };
+                }
+            }
             pass(&mut notes)
         }
         Some((code, s)) => {
@@ -421,7 +431,10 @@ impl Verdicts<'_> {
                 Vec::new(),
             );
         }
-        self.latest_fresh(relevant, Some(kind), true)
+        // A claim about one named test is not a claim about the whole suite.
+        let whole_suite =
+            !(kind == CommandKind::Test && crate::claims::names_a_test(&self.claim.text));
+        self.latest_fresh(relevant, Some(kind), whole_suite)
     }
 
     /// The shared rule for claims about a command's result: latest fresh run decides.

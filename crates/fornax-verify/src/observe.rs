@@ -51,6 +51,8 @@ pub struct Run {
     /// What a build or lint output says on its own (see [`diagnostics`]).
     pub build_reading: Option<Reading>,
     pub lint_reading: Option<Reading>,
+    /// A warning a linter printed (it may still have exited 0).
+    pub lint_warning: Option<String>,
     pub trust: TrustClass,
 }
 
@@ -205,12 +207,14 @@ pub fn observe(
                 git: Vec::new(),
                 build_reading: None,
                 lint_reading: None,
+                lint_warning: None,
                 trust: TrustClass::AgentAdjacent,
             };
             if let Some(output) = call.output {
                 let text = output_text(output.value);
                 run.build_reading = diagnostics::read(commands::CommandKind::Build, &text);
                 run.lint_reading = diagnostics::read(commands::CommandKind::Lint, &text);
+                run.lint_warning = diagnostics::lint_warning(&text);
             }
             for ev in &evidence_here {
                 attach_to_run(&mut run, ev);
@@ -268,14 +272,18 @@ pub fn observe(
         derived.extend(evidence_here);
     }
 
+    let mut superseded: Vec<String> = Vec::new();
     for ev in input_evidence {
         let pos = ev
             .item_key
             .as_deref()
             .and_then(|k| timeline.index_of(&ev.session, k))
             .unwrap_or(UNPOSITIONED);
-        merge_input(&mut obs, ev, pos);
+        superseded.extend(merge_input(&mut obs, ev, pos));
     }
+    // The runtime's adapter (or the host) said it first: its evidence replaces the derived
+    // evidence of the same kind about the same call, so nothing is stored twice.
+    derived.retain(|e| !superseded.contains(&e.id));
 
     obs.runs.sort_by_key(|r| r.pos);
     obs.changes.sort_by_key(|c| c.pos);
@@ -391,13 +399,16 @@ fn new_run(
         git: Vec::new(),
         build_reading: None,
         lint_reading: None,
+        lint_warning: None,
         trust,
     }
 }
 
 /// Adds one piece of adapter- or host-supplied evidence: attached to the run it belongs to (by
-/// call id) when there is one, else as a fact of its own.
-fn merge_input(obs: &mut Observations, ev: &Evidence, pos: usize) {
+/// call id) when there is one, else as a fact of its own. Returns the ids of derived evidence
+/// it supersedes.
+fn merge_input(obs: &mut Observations, ev: &Evidence, pos: usize) -> Vec<String> {
+    let mut superseded = Vec::new();
     let call_id = ev
         .payload
         .get("call_id")
@@ -414,8 +425,43 @@ fn merge_input(obs: &mut Observations, ev: &Evidence, pos: usize) {
         | EvidenceKind::GitOutcome
         | EvidenceKind::ToolResult => {
             if let Some(i) = existing {
-                attach_to_run(&mut obs.runs[i], ev);
-                return;
+                let run = &mut obs.runs[i];
+                match ev.kind {
+                    EvidenceKind::ExitCode => {
+                        if let Some(p) = ev.payload_as::<ExitCodePayload>() {
+                            let keep_derived = p.exit_code.is_none()
+                                && run.exit.as_ref().is_some_and(|e| e.exit_code.is_some());
+                            if !keep_derived {
+                                superseded.extend(run.exit_id.take());
+                                run.exit = Some(p);
+                                run.exit_id = Some(ev.id.clone());
+                                run.has_output = true;
+                            }
+                        }
+                    }
+                    EvidenceKind::TestSummary => {
+                        if let Some(p) = ev.payload_as::<TestSummaryPayload>() {
+                            superseded.extend(run.summary_id.take());
+                            run.summary = Some(p);
+                            run.summary_id = Some(ev.id.clone());
+                            run.has_output = true;
+                        }
+                    }
+                    EvidenceKind::GitOutcome => {
+                        if let Some(p) = ev.payload_as::<GitOutcomePayload>() {
+                            let (derived, kept): (Vec<_>, Vec<_>) = run
+                                .git
+                                .drain(..)
+                                .partition(|(id, _)| id.starts_with("git:"));
+                            superseded.extend(derived.into_iter().map(|(id, _)| id));
+                            run.git = kept;
+                            run.git.push((ev.id.clone(), p));
+                            run.has_output = true;
+                        }
+                    }
+                    _ => attach_to_run(run, ev),
+                }
+                return superseded;
             }
             let command = match ev.kind {
                 EvidenceKind::ExitCode => ev.payload_as::<ExitCodePayload>().map(|p| p.command),
@@ -460,11 +506,14 @@ fn merge_input(obs: &mut Observations, ev: &Evidence, pos: usize) {
         }
         EvidenceKind::FileDiff => {
             if let Some(p) = ev.payload_as::<FileDiffPayload>() {
-                // The adapter's own record replaces a derived one for the same call and path.
                 obs.changes.retain(|c| {
-                    !(c.call_id.is_some()
+                    let same = c.call_id.is_some()
                         && c.call_id == p.call_id
-                        && crate::paths::same_file(&c.path, &p.path))
+                        && crate::paths::same_file(&c.path, &p.path);
+                    if same {
+                        superseded.extend(c.evidence_id.clone());
+                    }
+                    !same
                 });
                 let key = ev.item_key.clone().unwrap_or_default();
                 obs.changes.push(change_from(
@@ -487,4 +536,5 @@ fn merge_input(obs: &mut Observations, ev: &Evidence, pos: usize) {
         }
         EvidenceKind::TranscriptExcerpt => {}
     }
+    superseded
 }

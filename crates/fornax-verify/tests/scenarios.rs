@@ -863,3 +863,93 @@ fn empty_and_odd_timelines_do_not_panic() {
     let v = s.verify();
     assert!(!v.findings.is_empty());
 }
+
+#[test]
+fn adapter_file_diff_supersedes_the_derived_one() {
+    let mut s = Session::new(Provider::ClaudeCode, "sup");
+    let out_key = s.tool(
+        "Edit",
+        json!({"file_path": "/w/a/src/x.rs"}),
+        Some(("The file has been updated successfully.", false)),
+    );
+    s.answer("I updated `src/x.rs`.");
+    let call_id = "call_1".to_string();
+    let diff = FileDiffPayload {
+        path: "/w/a/src/x.rs".into(),
+        operation: FileOperation::Update,
+        succeeded: true,
+        tool: "Edit".into(),
+        call_id: Some(call_id),
+        error: None,
+        lines_added: Some(1),
+        lines_removed: Some(1),
+    };
+    let ev = host_evidence(
+        "file:call_1:/w/a/src/x.rs",
+        &s.session,
+        EvidenceKind::FileDiff,
+        serde_json::to_value(diff).unwrap(),
+        Some(&out_key),
+    );
+    let v = s.verify_with(&[ev], &[]);
+    assert!(
+        v.evidence.iter().all(|e| e.kind != EvidenceKind::FileDiff),
+        "derived duplicate kept: {:?}",
+        v.evidence.iter().map(|e| &e.id).collect::<Vec<_>>()
+    );
+    assert_eq!(verdict(&v, "I updated `src/x.rs`"), Verdict::Verified);
+    assert_eq!(
+        v.findings[0].evidence,
+        vec!["file:call_1:/w/a/src/x.rs".to_string()]
+    );
+}
+
+#[test]
+fn lint_that_exits_zero_with_warnings_is_not_clean() {
+    let mut s = Session::new(Provider::Codex, "lintw");
+    s.run("cargo clippy", 0, "warning: redundant clone\n --> src/a.rs:3:9\n\nwarning: `kiln` (lib) generated 1 warning\n    Finished `dev` profile [unoptimized] target(s) in 1.1s\n");
+    s.answer("Clippy is clean.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "Clippy is clean"), Verdict::Review);
+    assert!(rationale(&v, "Clippy is clean").contains("warning"));
+}
+
+#[test]
+fn a_claim_about_one_test_accepts_a_run_of_that_test() {
+    let mut s = Session::new(Provider::Codex, "one");
+    s.edit("/w/p/src/dates.py");
+    s.run(
+        "pytest tests/test_dates.py -k test_leap_day",
+        0,
+        "1 passed, 30 deselected in 0.12s\n",
+    );
+    s.answer("`test_leap_day` passes now. The whole suite passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "`test_leap_day` passes now"), Verdict::Verified);
+    assert_eq!(verdict(&v, "The whole suite passes"), Verdict::Review);
+}
+
+#[test]
+fn host_process_observation_is_evidence() {
+    let mut s = Session::new(Provider::Codex, "host");
+    s.edit("/w/p/src/lib.rs");
+    s.answer("All tests pass.");
+    let run = fornax_types::evidence::ProcessObservationPayload {
+        argv: vec!["cargo".into(), "test".into()],
+        cwd: Some("/w/p".into()),
+        exit_code: Some(101),
+        timed_out: None,
+        duration_ms: Some(900),
+        capability_id: Some("cargo-test".into()),
+    };
+    let ev = host_evidence(
+        "proc:1",
+        &s.session,
+        EvidenceKind::ProcessObservation,
+        serde_json::to_value(run).unwrap(),
+        None,
+    );
+    let v = s.verify_with(&[ev], &[]);
+    assert_eq!(verdict(&v, "All tests pass"), Verdict::Contradicted);
+    assert_eq!(v.findings[0].evidence, vec!["proc:1".to_string()]);
+}

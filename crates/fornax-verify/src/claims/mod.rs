@@ -81,6 +81,14 @@ pub fn extract_claims(item: &Item) -> Vec<Claim> {
         .collect()
 }
 
+/// Whether a claim's text names a single test (`` `test_parse_dates` passes``).
+pub fn names_a_test(text: &str) -> bool {
+    code_spans(text).iter().any(|s| {
+        let inner = s.slice(text).trim_matches('`').trim();
+        matches!(categorize(inner), CodeCat::TestName)
+    })
+}
+
 /// Claims in a piece of agent prose, in text order.
 pub fn extract_from_text(text: &str) -> Vec<ExtractedClaim> {
     let doc = Doc::new(text);
