@@ -14,6 +14,7 @@
 
 mod cmd;
 mod error;
+mod history;
 mod home;
 mod output;
 mod registry;
@@ -75,6 +76,12 @@ enum Command {
     Install(cmd::install::InstallArgs),
     /// Remove exactly what `install` added.
     Uninstall(cmd::install::InstallArgs),
+    /// Capabilities: declared actions Fornax runs for people and agents.
+    Cap(cmd::cap::CapArgs),
+    /// Serve the history and capabilities to agents over MCP (stdio).
+    Mcp,
+    /// Re-check a session's claims with evidence Fornax observes itself.
+    Verify(cmd::cap::VerifyArgs),
     /// Check the installation: adapters, store, drift.
     Doctor,
 }
@@ -96,6 +103,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Daemon(args) => cmd::daemon::run(&ctx, args),
         Command::Install(args) => cmd::install::install(&ctx, args),
         Command::Uninstall(args) => cmd::install::uninstall(&ctx, args),
+        Command::Cap(args) => cmd::cap::run(&ctx, args),
+        Command::Mcp => cmd::cap::mcp(&ctx),
+        Command::Verify(args) => cmd::cap::verify(&ctx, args),
         Command::Doctor => cmd::doctor::run(&ctx),
     }
 }

@@ -24,5 +24,8 @@ pub mod spool;
 mod summary;
 
 pub use discover::discover;
-pub use pipeline::{IngestError, IngestOptions, Ingestor, Progress, Registry, SPOOL_ADAPTER};
+pub use pipeline::{
+    verify_sessions, IngestError, IngestOptions, Ingestor, Progress, Registry, VerifyOutcome,
+    SPOOL_ADAPTER,
+};
 pub use summary::{FileError, ScanSummary, SourceCounts};

@@ -628,32 +628,10 @@ impl<'s> Ingestor<'s> {
     /// Re-verifies every session family this ingestor touched.
     pub fn verify_touched(&mut self) -> Result<(), IngestError> {
         let started = Instant::now();
-        let mut roots = BTreeSet::new();
-        for id in &self.touched {
-            roots.insert(self.store.family_root(*id)?);
-        }
-        let now = now_rfc3339();
-        let mut family_ids = Vec::new();
-        for root in roots {
-            let family = self.store.family(root)?;
-            let items = merge_timelines(&family.items);
-            let input = fornax_verify::TimelineInput {
-                items,
-                evidence: family.evidence.iter().collect(),
-                capabilities: family.capabilities.iter().collect(),
-            };
-            let result = fornax_verify::verify(&input);
-            self.summary.claims += result.claims.len() as u64;
-            self.store.write_verification(
-                &family.session_ids,
-                &result.evidence,
-                &result.claims,
-                &result.findings,
-                &now,
-            )?;
-            family_ids.extend(family.session_ids);
-        }
-        self.summary.findings = self.store.verdict_counts(Some(&family_ids))?;
+        let touched: Vec<i64> = self.touched.iter().copied().collect();
+        let outcome = verify_sessions(self.store, &touched)?;
+        self.summary.claims += outcome.claims;
+        self.summary.findings = outcome.verdicts;
         self.summary.verification_ms += started.elapsed().as_millis() as u64;
         Ok(())
     }
@@ -837,4 +815,45 @@ fn spool_adapter<'m>(
         adapters.insert(name.to_string(), adapter);
     }
     adapters.get_mut(name)
+}
+
+/// What re-verifying some sessions produced.
+#[derive(Debug, Default)]
+pub struct VerifyOutcome {
+    pub claims: u64,
+    /// Current findings per verdict over the families verified.
+    pub verdicts: BTreeMap<String, i64>,
+    /// Row ids of every session in the families verified.
+    pub sessions: Vec<i64>,
+}
+
+/// Re-verifies the families of the given sessions (each family once) and stores the result.
+pub fn verify_sessions(store: &mut Store, sessions: &[i64]) -> Result<VerifyOutcome, IngestError> {
+    let mut roots = BTreeSet::new();
+    for id in sessions {
+        roots.insert(store.family_root(*id)?);
+    }
+    let now = now_rfc3339();
+    let mut outcome = VerifyOutcome::default();
+    for root in roots {
+        let family = store.family(root)?;
+        let items = merge_timelines(&family.items);
+        let input = fornax_verify::TimelineInput {
+            items,
+            evidence: family.evidence.iter().collect(),
+            capabilities: family.capabilities.iter().collect(),
+        };
+        let result = fornax_verify::verify(&input);
+        outcome.claims += result.claims.len() as u64;
+        store.write_verification(
+            &family.session_ids,
+            &result.evidence,
+            &result.claims,
+            &result.findings,
+            &now,
+        )?;
+        outcome.sessions.extend(family.session_ids);
+    }
+    outcome.verdicts = store.verdict_counts(Some(&outcome.sessions))?;
+    Ok(outcome)
 }

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod cap;
 pub mod daemon;
 pub mod demo;
 pub mod doctor;
