@@ -160,11 +160,15 @@ pub fn run(ctx: &Context, args: ScanArgs) -> Result<(), CliError> {
             )));
         }
     }
-    let paths = if args.paths.is_empty() {
+    let mut paths = if args.paths.is_empty() {
         scan_roots(ctx, &args.roots)?
     } else {
         args.paths.clone()
     };
+    // Whatever hooks and plugins delivered is always part of a scan.
+    if ctx.spool_dir().is_dir() && !paths.contains(&ctx.spool_dir()) {
+        paths.push(ctx.spool_dir());
+    }
     let summary = scan(ctx, &paths, !args.no_verify, args.max_record_bytes, true)?;
     if ctx.json {
         output::json(&summary);
