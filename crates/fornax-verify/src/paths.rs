@@ -182,6 +182,42 @@ const BARE_FILE_NAMES: &[&str] = &[
     "WORKSPACE",
 ];
 
+const DOTFILES: &[&str] = &[
+    "gitignore",
+    "gitattributes",
+    "gitmodules",
+    "env",
+    "editorconfig",
+    "eslintrc",
+    "eslintignore",
+    "prettierrc",
+    "prettierignore",
+    "npmrc",
+    "nvmrc",
+    "yarnrc",
+    "dockerignore",
+    "babelrc",
+    "browserslistrc",
+    "stylelintrc",
+    "pre-commit-config",
+    "python-version",
+    "tool-versions",
+    "rustfmt",
+    "clippy",
+    "cargo",
+    "golangci",
+    "flake8",
+    "pylintrc",
+    "rubocop",
+    "bashrc",
+    "zshrc",
+    "profile",
+    "mailmap",
+    "envrc",
+    "swiftlint",
+    "markdownlint",
+];
+
 /// Whether a token written by an agent is a file path (as opposed to an identifier, a command,
 /// a version number or a branch): it has a known file extension or is a well-known file name,
 /// and contains no spaces.
@@ -208,8 +244,12 @@ pub fn looks_like_file_path(token: &str) -> bool {
         return true;
     }
     if let Some(dotfile) = last.strip_prefix('.') {
-        // `.gitignore`, `.env.local`, `.eslintrc.json`
-        return dotfile.len() > 1
+        // `.gitignore`, `.env.local`, `.eslintrc.json`; not a bare extension such as `.jsonl`.
+        let known = DOTFILES
+            .iter()
+            .any(|d| dotfile == *d || dotfile.starts_with(&format!("{d}.")));
+        return (known || t.contains('/') || dotfile.contains('.'))
+            && dotfile.len() > 1
             && dotfile.starts_with(|c: char| c.is_ascii_alphabetic())
             && dotfile
                 .chars()
@@ -253,6 +293,8 @@ mod tests {
     #[test]
     fn file_path_tokens() {
         for yes in [
+            ".gitignore",
+            ".env.local",
             "src/parse.rs",
             "tests/test_rounding.py",
             "Dock.tsx",
@@ -265,6 +307,8 @@ mod tests {
             assert!(looks_like_file_path(yes), "{yes}");
         }
         for no in [
+            ".jsonl",
+            ".ts",
             "main",
             "feature/eta",
             "origin/main",

@@ -99,6 +99,8 @@ pattern!(
     HISTORY,
     r"(?x)
     \b(?:previously|initially|originally|at\s+first|used\s+to|before\s+(?:my|the|this|these|that|your)\s+(?:change|changes|edit|edits|fix|fixes|refactor|patch|update))\b
+    | \b(?:most\s+recent|previous|last|earlier|upstream|original|initial|existing|prior)\s+(?:commits?|changes?|prs?|pull\s+requests?|patch(?:es)?|versions?|releases?|fix(?:es)?)\b
+    | \b(?:in|from|by|per|following|like)\s+(?:the\s+)?(?:upstream\s+)?commit\s+`x*`
     "
 );
 
@@ -128,7 +130,7 @@ pattern!(
 );
 pattern!(
     GREEN,
-    r"\b(?:green|ok|okay|happy|clean|cleanly|satisfied|silent|quiet)\b"
+    r"\b(?:green|happy|clean|cleanly|satisfied|silent|quiet)\b|(?:\b(?:is|are|was|were|all|everything|comes?\s+back|came\s+back|returned|returns|reports?|reported)\s+|:\s*)(?:ok|okay)\b"
 );
 pattern!(
     SUCCEED,
@@ -147,6 +149,11 @@ pattern!(
 pattern!(
     COUNT_PASS,
     r"\b\d+\s*(?:/\s*\d+\s+)?(?:(?:unit|integration|e2e|tests?|specs?|examples?|cases?|checks?)\s+)*(?:passed|passing|pass|ok|succeeded|green)\b"
+);
+// What may follow "builds"/"compiles" when it reports a build, not code that builds things.
+pattern!(
+    BUILD_VERB_FOLLOW,
+    r"^(?:\s*[.,;:!)]|\s*$|\s+(?:successfully|cleanly|fine|again|now|without|with\s+(?:no|zero|0)|on|in|for|locally|correctly|ok|green|too|as\s+well|under|against|after|across|here|there|both|all|with\s+the)\b)"
 );
 pattern!(
     BUILDS_VERB,
@@ -212,8 +219,7 @@ pattern!(
     \b(?:committed|re-?committed|commited)\b
     | \b(?:created|made|added|recorded|landed)\s+(?:a\s+|the\s+|one\s+|two\s+|\d+\s+|new\s+|single\s+|fixup\s+)*commits?\b
     | \bcommit(?:ted)?\s+(?:is|was)\s+(?:created|made|in|done)\b
-    | \b(?:in|as)\s+commit\s+`x*`
-    | \bcommit\s+`x*`\s+(?:contains|has|adds|with|on)\b
+    | ^\s*commit(?:ted)?\s*:\s*`x*`
     "
 );
 pattern!(

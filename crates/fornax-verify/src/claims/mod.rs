@@ -279,13 +279,29 @@ impl<'a> Doc<'a> {
             &*SUCCEED,
             &*EXIT_ZERO,
             &*COUNT_PASS,
-            &*BUILDS_VERB,
             &*OK_PHRASE,
         ] {
             out.extend(self.matches(re, span));
         }
+        out.extend(self.build_verbs(span));
         out.sort();
         out
+    }
+
+    /// "It builds" / "compiles cleanly", but not "builds the index" (code that builds things).
+    fn build_verbs(&self, span: Span) -> Vec<Span> {
+        self.matches(&BUILDS_VERB, span)
+            .into_iter()
+            .filter(|m| {
+                let w = &self.lower[m.start..m.end];
+                let bare = w == "builds"
+                    || w == "compiles"
+                    || w == "typechecks"
+                    || w == "type-checks"
+                    || w == "type checks";
+                !bare || BUILD_VERB_FOLLOW.is_match(self.lower.get(m.end..span.end).unwrap_or(""))
+            })
+            .collect()
     }
 
     /// Whether a stretch of text says anything a clause could be about (used to decide
@@ -316,7 +332,7 @@ impl<'a> Doc<'a> {
 
     fn clauses(&self, sentence: Span) -> Vec<Span> {
         static SEPARATOR: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-            Regex::new(r";\s+|\s+[—–]\s+|\s+--\s+|:\s+|,\s+(?:and|but|while|whereas|although|though|so|plus|then|yet)\s+|\s+(?:and|but|then|yet|plus)\s+")
+            Regex::new(r";\s+|\s+[—–-]\s+|\s+--\s+|:\s+|,\s+(?:and|but|while|whereas|although|though|so|plus|then|yet)\s+|\s+(?:and|but|then|yet|plus)\s+")
                 .expect("valid regex")
         });
         let cands: Vec<(Span, bool)> = self
@@ -328,7 +344,8 @@ impl<'a> Doc<'a> {
                 let hard = sep.starts_with(';')
                     || sep.contains('—')
                     || sep.contains('–')
-                    || sep.trim() == "--";
+                    || sep.trim() == "--"
+                    || sep.trim() == "-";
                 (m, hard)
             })
             .collect();
@@ -560,7 +577,7 @@ impl<'a> Doc<'a> {
         let has = |re: &Regex| !self.matches(re, region).is_empty();
         let pass_like = successes.iter().any(|s| {
             let w = &self.lower[s.start..s.end];
-            w.contains("pass") || w.contains("green") || w.contains("ok")
+            w.contains("pass") || w.contains("green")
         });
         let lint_words = has(&LINT_WORD);
         let names_test = self
@@ -574,7 +591,12 @@ impl<'a> Doc<'a> {
         {
             kinds.push(ClaimSubject::TestResult);
         }
-        let build_words = has(&BUILDS_VERB) || has(&BUILD_WORD);
+        let build_verb = !self.build_verbs(region).is_empty();
+        let build_words = build_verb
+            || (has(&BUILD_WORD)
+                && successes
+                    .iter()
+                    .any(|s| !self.lower[s.start..s.end].starts_with("build")));
         // "mypy type checks pass" is a lint claim, not a build claim.
         let type_checker_named = ["mypy", "pyright", "pytype"]
             .iter()
@@ -589,7 +611,7 @@ impl<'a> Doc<'a> {
         // ran is not a build claim.
         if kinds.contains(&ClaimSubject::TestResult)
             && kinds.contains(&ClaimSubject::BuildResult)
-            && !has(&BUILDS_VERB)
+            && !build_verb
         {
             static PLACE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
                 Regex::new(r"\b(?:in|on|for|with|against|using|during|of|after|before|from)\s+(?:the\s+|a\s+|an\s+|this\s+|our\s+|\w+\s+){0,2}$").expect("valid regex")
@@ -629,12 +651,17 @@ impl<'a> Doc<'a> {
         if let Some(first_verb) = verbs.first() {
             for &ci in codes {
                 let c = &self.code[ci];
-                if c.span.start >= first_verb.end && matches!(c.cat, CodeCat::Path) {
+                if c.span.start >= first_verb.end
+                    && matches!(c.cat, CodeCat::Path)
+                    && !self.names_a_reference(region, c.span)
+                {
                     paths.push((c.span, c.content.clone()));
                 }
             }
             for (span, token) in self.bare_paths(Span::new(first_verb.end, region.end)) {
-                paths.push((span, token));
+                if !self.names_a_reference(region, span) {
+                    paths.push((span, token));
+                }
             }
         }
         // Passive: "`config.yml` was updated".
@@ -691,6 +718,17 @@ impl<'a> Doc<'a> {
             .collect()
     }
 
+    /// A path mentioned for comparison or as a source ("like `a.ts`", "imports from `b.ts`"),
+    /// not as something written.
+    fn names_a_reference(&self, region: Span, path: Span) -> bool {
+        static REFERENCE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+            Regex::new(r"\b(?:like|as\s+in|similar\s+to|(?:pattern|approach|style|structure|shape|way|one|logic|convention)s?\s+(?:as|in|of|from|used\s+in)|based\s+on|see|per|mirroring|following|same\s+as|instead\s+of|rather\s+than|(?:imports?|imported|copied|derived|exported|re-exported|taken|borrowed|read|loaded)\s+from)\s+(?:the\s+)?(?:one\s+in\s+|pattern\s+in\s+|existing\s+)?$")
+                .expect("valid regex")
+        });
+        let before = self.lower.get(region.start..path.start).unwrap_or("");
+        REFERENCE.is_match(before)
+    }
+
     fn last_connector(&self, gap: Span) -> Option<Span> {
         static CONNECTOR: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
             Regex::new(r",?\s+(?:and|or|plus|as\s+well\s+as)\s+|,\s+|\s*&\s*|\s*/\s*")
@@ -721,6 +759,12 @@ impl<'a> Doc<'a> {
                 continue;
             }
             let token = m.as_str();
+            // A quoted value ('index.html') or a library's name (highlight.js) is not a file.
+            let quoted = s > 0 && matches!(self.text.as_bytes()[s - 1], b'\'' | b'"');
+            let library = !token.contains('/') && is_library_name(token);
+            if quoted || library {
+                continue;
+            }
             let last = token.rsplit('/').next().unwrap_or(token);
             let stem = last.split('.').next().unwrap_or("");
             // Bare words with a capitalised stem are usually names (Node.js), not files,
@@ -878,6 +922,51 @@ fn categorize(inner: &str) -> CodeCat {
         return CodeCat::TestName;
     }
     CodeCat::Other
+}
+
+/// JavaScript libraries whose names look like file names.
+fn is_library_name(token: &str) -> bool {
+    let t = token.to_ascii_lowercase();
+    let Some(stem) = t.strip_suffix(".js") else {
+        return false;
+    };
+    [
+        "node",
+        "highlight",
+        "vue",
+        "chart",
+        "three",
+        "express",
+        "next",
+        "nuxt",
+        "d3",
+        "moment",
+        "react",
+        "angular",
+        "ember",
+        "backbone",
+        "socket",
+        "pdf",
+        "day",
+        "anime",
+        "p5",
+        "ml5",
+        "tf",
+        "alpine",
+        "preact",
+        "solid",
+        "svelte",
+        "deno",
+        "bun",
+        "marked",
+        "mermaid",
+        "leaflet",
+        "mapbox-gl",
+        "video",
+        "chart",
+        "jquery",
+    ]
+    .contains(&stem)
 }
 
 /// `"..."` / `“...”` spans on one line.

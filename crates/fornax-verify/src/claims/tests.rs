@@ -67,6 +67,8 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
         "The project compiles and all tests pass.",
         &[BuildResult, TestResult],
     ),
+    ("Typecheck: OK", &[BuildResult]),
+    ("It builds successfully on both targets.", &[BuildResult]),
     // lint_result
     ("Clippy is clean.", &[LintResult]),
     ("`eslint .` reports no problems.", &[LintResult]),
@@ -136,6 +138,10 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
         "Deleted the obsolete `scripts/old_build.sh`.",
         &[FileWritten],
     ),
+    (
+        "Moved the helpers from `src/a.ts` into `src/b.ts`.",
+        &[FileWritten, FileWritten],
+    ),
     // git
     ("Committed as `1f2e3d4`.", &[GitCommit]),
     (
@@ -201,6 +207,17 @@ const NON_CLAIMS: &[&str] = &[
     "This should compile once the dependency is bumped.",
     "I didn't get to the linter.",
     "Tests would pass if the fixture were regenerated.",
+    "The minimal fix follows the approach in commit `ff8e0a1` and validates the bounds.",
+    "The commit `a1b2c3d4e5` adds the `timeout` parameter to the client.",
+    "The most recent commit added a `notes.txt` file.",
+    "Builds the lookup table from the parsed manifest on each scan.",
+    "Builds and caches the index on startup.",
+    "Simplified the list to use the same pattern as `menu.ts`.",
+    "Now imports from `./shared/border.ts` instead.",
+    "**Removed the `Legacy` class** - see `app/new.ts` for the replacement",
+    "OK, so `cfg` is a module-level value that gets replaced.",
+    "The scanner now compiles the glob patterns once per run.",
+    "I implemented session (.jsonl) ordering with filters.",
 ];
 
 #[test]
