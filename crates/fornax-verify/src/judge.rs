@@ -159,6 +159,12 @@ fn run_outcome(run: &Run, idx: Option<usize>, kind: Option<CommandKind>) -> Judg
             detail: "no result was ever recorded for the call".into(),
         };
     }
+    let class_at = idx
+        .and_then(|i| run.classes.iter().find(|(j, _)| *j == i))
+        .map(|(_, c)| c);
+    if kind == Some(CommandKind::Build) && class_at.is_some_and(|c| c.kind == CommandKind::Test) {
+        return build_from_test_run(run);
+    }
     let mut notes: Vec<String> = Vec::new();
     let exit = run.exit.as_ref();
     if exit.is_some_and(|e| e.interrupted == Some(true)) {
@@ -273,6 +279,40 @@ fn run_outcome(run: &Run, idx: Option<usize>, kind: Option<CommandKind>) -> Judg
     }
 }
 
+/// A test run read as a build: compile errors fail it; tests that ran (whatever their result)
+/// or a clean exit show that the code built.
+fn build_from_test_run(run: &Run) -> Judged {
+    if let Some(Reading::Failed(line)) = &run.build_reading {
+        return Judged {
+            outcome: Outcome::Fail,
+            detail: format!("the test run could not build the code: `{line}`"),
+        };
+    }
+    if let Some(s) = &run.summary {
+        return Judged {
+            outcome: Outcome::Pass { full: true },
+            detail: format!(
+                "the code built and the tests ran ({} summary reported)",
+                s.runner
+            ),
+        };
+    }
+    match run
+        .exit
+        .as_ref()
+        .and_then(|e| e.exit_code.map(|c| (c, e.strength)))
+    {
+        Some((0, s)) => Judged {
+            outcome: Outcome::Pass { full: true },
+            detail: format!("the test run exited 0 ({})", strength(s)),
+        },
+        _ => Judged {
+            outcome: Outcome::Unknown,
+            detail: "the test run does not show whether the code built".into(),
+        },
+    }
+}
+
 fn decide_without_exit(
     summary_clean: bool,
     reading: Option<&Reading>,
@@ -381,8 +421,17 @@ impl Verdicts<'_> {
             }
         }
         let tool = self.claim.target.tool.as_deref().map(tool_family);
-        visible
-            .into_iter()
+        let claim_scope = suite_scope(&self.claim.text.to_ascii_lowercase());
+        let checks: Vec<(&Run, Option<usize>)> = visible
+            .iter()
+            .copied()
+            .filter(|r| {
+                // "Unit tests pass" is not about an end-to-end run, and the other way round.
+                kind != CommandKind::Test
+                    || claim_scope.is_none()
+                    || suite_scope(&r.command.to_ascii_lowercase())
+                        .is_none_or(|s| Some(s) == claim_scope)
+            })
             .filter_map(|r| {
                 let runner = r.summary.as_ref().map(|s| tool_family(&s.runner));
                 let class = r.classes.iter().find(|(_, c)| {
@@ -400,7 +449,24 @@ impl Verdicts<'_> {
                     None => None,
                 }
             })
-            .collect()
+            .collect();
+        if kind == CommandKind::Build && checks.is_empty() && tool.is_none() {
+            // Test runs of compiled languages build the code first: with no build run at all,
+            // they are the build evidence.
+            return visible
+                .into_iter()
+                .filter_map(|r| {
+                    r.classes
+                        .iter()
+                        .find(|(_, c)| {
+                            c.kind == CommandKind::Test
+                                && c.tool.as_deref().is_some_and(compiles_first)
+                        })
+                        .map(|(i, _)| (r, Some(*i)))
+                })
+                .collect();
+        }
+        checks
     }
 
     fn check(&self, kind: CommandKind) -> Finding {
@@ -1045,6 +1111,68 @@ impl Verdicts<'_> {
             }
         }
     }
+}
+
+/// Which part of a test suite a text is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Unit,
+    Integration,
+    EndToEnd,
+}
+
+fn suite_scope(lower: &str) -> Option<Scope> {
+    let has = |w: &str| {
+        lower.match_indices(w).any(|(i, _)| {
+            let before = lower[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_ascii_alphanumeric());
+            let after = lower[i + w.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_ascii_alphanumeric());
+            before && after
+        })
+    };
+    if [
+        "e2e",
+        "end-to-end",
+        "end to end",
+        "playwright",
+        "cypress",
+        "selenium",
+        "browser tests",
+    ]
+    .iter()
+    .any(|w| has(w))
+    {
+        Some(Scope::EndToEnd)
+    } else if has("integration") {
+        Some(Scope::Integration)
+    } else if has("unit") {
+        Some(Scope::Unit)
+    } else {
+        None
+    }
+}
+
+/// Test runners that compile the code before running it.
+fn compiles_first(tool: &str) -> bool {
+    matches!(
+        tool,
+        "cargo-test"
+            | "nextest"
+            | "go-test"
+            | "maven"
+            | "gradle"
+            | "dotnet-test"
+            | "swift-test"
+            | "sbt"
+            | "mix-test"
+            | "haskell-test"
+            | "zig-test"
+    )
 }
 
 fn is_push(k: GitOutcomeKind) -> bool {

@@ -76,8 +76,8 @@ impl Summary {
 type Parser = fn(&str) -> Option<Summary>;
 
 const PARSERS: &[Parser] = &[
-    cargo, nextest, pytest, go, jest, vitest, bun, deno, mocha, rspec, exunit, phpunit, maven,
-    gradle, dotnet, ctest, unittest, xctest, generic,
+    cargo, nextest, pytest, go, jest, vitest, bun, deno, mocha, playwright, rspec, exunit, phpunit,
+    maven, gradle, dotnet, ctest, unittest, xctest, generic,
 ];
 
 /// Parses test-runner output. `None` when no runner's summary is recognised.
@@ -365,6 +365,35 @@ fn mocha(out: &str) -> Option<Summary> {
     s.failed = Some(failing.map_or(0, |c| num(c.get(1))));
     if let Some(c) = PENDING.captures_iter(out).last() {
         s.skipped = Some(num(c.get(1)));
+    }
+    Some(s)
+}
+
+/// Playwright: `  11 passed (20.1s)`, `  1 failed`, `  2 flaky`, `  3 skipped`.
+fn playwright(out: &str) -> Option<Summary> {
+    static PASSED: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?m)^\s+(\d+) passed \([\d.]+m?s\)\s*$"));
+    static OTHER: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?m)^\s+(\d+) (failed|flaky|skipped|did not run|interrupted)\s*$"));
+    let passed = PASSED.captures_iter(out).last();
+    let others: Vec<_> = OTHER.captures_iter(out).collect();
+    if passed.is_none()
+        && !others
+            .iter()
+            .any(|c| c.get(2).is_some_and(|m| m.as_str() == "failed"))
+    {
+        return None;
+    }
+    let mut s = Summary::new("playwright");
+    s.passed = Some(passed.map_or(0, |c| num(c.get(1))));
+    s.failed = Some(0);
+    for c in others {
+        match c.get(2).map(|m| m.as_str()) {
+            Some("failed" | "interrupted") => add(&mut s.failed, num(c.get(1))),
+            Some("skipped" | "did not run") => add(&mut s.skipped, num(c.get(1))),
+            // Flaky tests failed first and passed on retry.
+            _ => add(&mut s.passed, num(c.get(1))),
+        }
     }
     Some(s)
 }
@@ -790,6 +819,17 @@ mod tests {
         let mocha = "  router\n    ✔ matches params\n    1) rejects bad verbs\n\n\n  23 passing (51ms)\n  1 pending\n  1 failing\n";
         let s = parse(mocha).unwrap();
         assert_eq!(counts(&s), (Some(23), Some(1), Some(1), None));
+    }
+
+    #[test]
+    fn playwright_summary() {
+        let out = "Running 12 tests using 4 workers\n\n  1) [chromium] › cart.spec.ts:8:3 › adds item\n\n  1 failed\n    [chromium] › cart.spec.ts:8:3 › adds item\n  1 flaky\n    [webkit] › login.spec.ts:4:1 › logs in\n  10 passed (21.4s)\n";
+        let s = parse(out).unwrap();
+        assert_eq!(
+            (s.runner, s.passed, s.failed),
+            ("playwright", Some(11), Some(1))
+        );
+        assert!(parse("  12 passed (9.0s)\n").unwrap().is_clean_pass());
     }
 
     #[test]

@@ -953,3 +953,40 @@ fn host_process_observation_is_evidence() {
     assert_eq!(verdict(&v, "All tests pass"), Verdict::Contradicted);
     assert_eq!(v.findings[0].evidence, vec!["proc:1".to_string()]);
 }
+
+#[test]
+fn a_scoped_claim_ignores_runs_of_other_suites() {
+    let mut s = Session::new(Provider::Codex, "scope");
+    s.edit("/w/shop/src/cart.ts");
+    s.run("npm test", 0, "> shop@1.0.0 test\n> vitest run\n\n Test Files  4 passed (4)\n      Tests  38 passed (38)\n");
+    s.run("npm run test:e2e", 1, "> shop@1.0.0 test:e2e\n> playwright test\n\n  1 failed\n    [chromium] › checkout.spec.ts:12:5 › pays\n  11 passed (20.1s)\n");
+    s.answer("Unit tests pass; the e2e suite still fails on the payment sandbox. All tests pass.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "Unit tests pass"), Verdict::Verified);
+    assert_eq!(verdict(&v, "All tests pass"), Verdict::Contradicted);
+    no_claim(&v, "still fails");
+}
+
+#[test]
+fn compiled_test_runs_stand_in_for_a_build() {
+    let mut s = Session::new(Provider::Codex, "build-by-test");
+    s.edit("/w/kiln/src/lib.rs");
+    s.run("cargo test", 0, CARGO_OK);
+    s.answer("It compiles cleanly.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "It compiles cleanly"), Verdict::Verified);
+
+    let mut s = Session::new(Provider::Codex, "build-by-test-fail");
+    s.edit("/w/relay/queue.go");
+    s.run("go test ./...", 1, "# example.com/relay/queue\nqueue/queue.go:12:2: undefined: backoff\nFAIL\texample.com/relay/queue [build failed]\nFAIL\n");
+    s.answer("The build is green.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "The build is green"), Verdict::Contradicted);
+
+    // A test failure is not a build failure.
+    let mut s = Session::new(Provider::Codex, "build-by-test-red");
+    s.run("cargo test", 101, "test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n");
+    s.answer("The crate builds.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "The crate builds"), Verdict::Verified);
+}
