@@ -1,4 +1,44 @@
-//! `fornax install|uninstall <agent>`
+//! `fornax install|uninstall <agent>`: connect an agent to Fornax, or disconnect it.
+//!
+//! What each agent gets:
+//!
+//! * Claude Code: one `fornax hook claude` command hook per event Fornax maps, and a
+//!   `statusLine` when none is set, in `~/.claude/settings.json` (or `.claude/settings.json`
+//!   with `--project`, or the file given with `--settings`).
+//! * opencode: the capture plugin `fornax.js` in opencode's plugin folder.
+//! * Codex CLI, Pi, Gemini CLI: nothing. Fornax reads the session files these agents write
+//!   (`fornax scan`, and `fornax daemon start` to follow them live); the command says what is
+//!   captured and where it is read from. Codex's `notify` program is deliberately not set:
+//!   Fornax has no entry point that accepts the JSON argument Codex appends, and the rollout
+//!   already holds what a notification would carry, so `~/.codex/config.toml` is never written.
+//!
+//! # Invariants
+//!
+//! * Idempotent: a second `install` writes nothing and says "already installed"; `uninstall`
+//!   of something not installed writes nothing.
+//! * `uninstall` removes exactly the entries `install` writes, recognized by their command
+//!   (a `fornax` binary followed by Fornax's own arguments); entries Fornax did not write are
+//!   never changed, reordered or removed.
+//! * A file is only ever replaced atomically (temporary file in the same folder, fsync,
+//!   rename), keeps its mode, and its previous bytes are kept in `<file>.fornax-backup`.
+//! * A refusal (malformed file, unexpected shape, foreign file in our place) leaves every byte
+//!   as it was and exits 1 with the path in the message.
+//!
+//! # Locations
+//!
+//! `FORNAX_AGENT_HOME` replaces the user's home directory for every agent location (and the
+//! agents' own location variables, `CLAUDE_CONFIG_DIR` and `XDG_CONFIG_HOME`, are then
+//! ignored), so installs can be tried or tested in a scratch directory. `--project` uses the
+//! current directory.
+
+mod atomic;
+mod claude;
+mod opencode;
+mod report;
+mod shell;
+mod tailing;
+
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
@@ -14,26 +54,142 @@ pub enum Agent {
     Gemini,
 }
 
+impl Agent {
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Opencode => "opencode",
+            Agent::Pi => "pi",
+            Agent::Gemini => "gemini",
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct InstallArgs {
     pub agent: Agent,
     /// Install into the current project instead of the user's configuration.
     #[arg(long)]
     pub project: bool,
+    /// Claude Code only: the settings file to edit (for example `.claude/settings.local.json`).
+    #[arg(long, value_name = "PATH", conflicts_with = "project")]
+    pub settings: Option<PathBuf>,
+    /// Say what would change without writing anything.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
-pub fn install(_ctx: &Context, args: InstallArgs) -> Result<(), CliError> {
-    Err(anyhow::anyhow!(
-        "installing for {:?} is not available in this build",
-        args.agent
-    )
-    .into())
+/// Whether the command adds or removes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Action {
+    Install,
+    Uninstall,
 }
 
-pub fn uninstall(_ctx: &Context, args: InstallArgs) -> Result<(), CliError> {
-    Err(anyhow::anyhow!(
-        "uninstalling for {:?} is not available in this build",
-        args.agent
-    )
-    .into())
+impl Action {
+    fn verb(self) -> &'static str {
+        match self {
+            Action::Install => "install",
+            Action::Uninstall => "uninstall",
+        }
+    }
+}
+
+/// Where the agents' files are, resolved once per command.
+#[derive(Debug)]
+pub(crate) struct Places {
+    /// The user's home directory (or `FORNAX_AGENT_HOME`).
+    pub home: PathBuf,
+    /// True when `FORNAX_AGENT_HOME` is set: agent location variables are then ignored.
+    pub overridden: bool,
+    /// The current directory, for `--project`.
+    pub cwd: PathBuf,
+}
+
+impl Places {
+    fn resolve() -> Result<Places, CliError> {
+        let (home, overridden) = match std::env::var_os("FORNAX_AGENT_HOME") {
+            Some(h) if !h.is_empty() => (PathBuf::from(h), true),
+            _ => match dirs::home_dir() {
+                Some(h) => (h, false),
+                None => return Err(CliError::from(anyhow::anyhow!(
+                    "cannot find the home directory"
+                ))
+                .with_hint(
+                    "set FORNAX_AGENT_HOME to the directory holding the agents' configuration",
+                )),
+            },
+        };
+        let cwd = std::env::current_dir()
+            .map_err(|e| anyhow::Error::new(e).context("reading the current directory"))?;
+        Ok(Places {
+            home,
+            overridden,
+            cwd,
+        })
+    }
+
+    /// An agent's location variable, unless `FORNAX_AGENT_HOME` overrides everything.
+    pub fn agent_var(&self, name: &str) -> Option<PathBuf> {
+        if self.overridden {
+            return None;
+        }
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    }
+}
+
+/// The running binary, as hooks and plugins should call it.
+pub(crate) fn fornax_exe() -> Result<PathBuf, CliError> {
+    let exe = std::env::current_exe()
+        .map_err(|e| anyhow::Error::new(e).context("locating the fornax binary"))?;
+    Ok(std::fs::canonicalize(&exe).unwrap_or(exe))
+}
+
+pub fn install(ctx: &Context, args: InstallArgs) -> Result<(), CliError> {
+    run(ctx, args, Action::Install)
+}
+
+pub fn uninstall(ctx: &Context, args: InstallArgs) -> Result<(), CliError> {
+    run(ctx, args, Action::Uninstall)
+}
+
+fn run(ctx: &Context, args: InstallArgs, action: Action) -> Result<(), CliError> {
+    if args.settings.is_some() && !matches!(args.agent, Agent::Claude) {
+        return Err(CliError::usage(format!(
+            "--settings applies to claude only, not {}",
+            args.agent.name()
+        )));
+    }
+    let places = Places::resolve()?;
+    let write = if args.dry_run {
+        atomic::Mode::DryRun
+    } else {
+        atomic::Mode::Write
+    };
+    let outcome = match args.agent {
+        Agent::Claude => {
+            let path = match (&args.settings, args.project) {
+                (Some(p), _) => places.cwd.join(p),
+                (None, true) => places.cwd.join(".claude").join("settings.json"),
+                (None, false) => claude::user_settings(&places),
+            };
+            claude::run(&path, action, write)?
+        }
+        Agent::Opencode => opencode::run(&places, args.project, action, write)?,
+        Agent::Codex | Agent::Pi | Agent::Gemini => {
+            if args.project {
+                return Err(CliError::usage(format!(
+                    "--project does not apply to {}: it keeps no per-project configuration Fornax uses",
+                    args.agent.name()
+                )));
+            }
+            tailing::run(ctx, &places, args.agent, action)
+        }
+    };
+    report::print(ctx, &outcome);
+    Ok(())
 }
