@@ -61,6 +61,12 @@ pub(crate) fn starts_with_at(bytes: &[u8], i: usize, prefix: &[u8]) -> bool {
     bytes.get(i..).is_some_and(|rest| rest.starts_with(prefix))
 }
 
+/// Whether `value` holds a placeholder: it was redacted already, and redacting it again (or
+/// around it) would not be idempotent.
+pub(crate) fn contains_placeholder(value: &[u8]) -> bool {
+    memchr::memmem::find(value, crate::kind::PLACEHOLDER_PREFIX.as_bytes()).is_some()
+}
+
 /// Whether the value starting at `i` is a reference to a secret rather than the secret itself:
 /// a shell or template variable (`$TOKEN`, `${TOKEN}`, `$(cat f)`, `%TOKEN%`, `{{ .token }}`,
 /// `${{ secrets.TOKEN }}`, `<%= token %>`, `#{token}`), or a placeholder this crate wrote.
@@ -73,9 +79,14 @@ pub(crate) fn is_reference(bytes: &[u8], i: usize) -> bool {
         b'$' => rest
             .get(1)
             .is_some_and(|&b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'{' | b'(')),
-        b'%' => rest
-            .get(1)
-            .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_'),
+        // `%NAME%` (Windows).
+        b'%' => {
+            let name = rest[1..]
+                .iter()
+                .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+                .count();
+            name > 0 && !rest[1].is_ascii_digit() && rest.get(1 + name) == Some(&b'%')
+        }
         b'{' => rest.get(1) == Some(&b'{'),
         // `<%= token %>`, and `<your-token>` / `<apiKey>` placeholders.
         b'<' => {

@@ -3,11 +3,12 @@
 
 use serde_json::{Map, Value};
 
-use crate::bytes::is_reference;
+use crate::bytes::{contains_placeholder, is_reference};
 use crate::detect::{authorization_value, is_placeholder_word};
+use crate::kind::PLACEHOLDER_PREFIX;
 use crate::names::{classify, NameClass};
 use crate::pass::Pass;
-use crate::span::{self, Findings};
+use crate::span::Findings;
 use crate::SecretKind;
 
 /// Nesting deeper than this is not walked by recursion; deeper strings are still scanned,
@@ -52,11 +53,14 @@ fn redact_object(pass: &mut Pass<'_>, map: &mut Map<String, Value>, depth: usize
         .find_map(|k| map.get(*k).and_then(Value::as_str))
         .and_then(classify);
     for (key, value) in map.iter_mut() {
-        let class = classify(key).or(if key == "value" || key == "Value" {
-            pair_class
-        } else {
+        // A key that is already a placeholder names nothing (it was a secret itself).
+        let class = if key.contains(PLACEHOLDER_PREFIX) {
             None
-        });
+        } else if key == "value" || key == "Value" {
+            classify(key).or(pair_class)
+        } else {
+            classify(key)
+        };
         match (class, value) {
             (Some(class), Value::String(s)) => redact_whole(pass, s, class),
             (_, value) => redact_value(pass, value, depth + 1),
@@ -72,22 +76,22 @@ fn redact_whole(pass: &mut Pass<'_>, s: &mut String, class: NameClass) {
     let trimmed = s.trim();
     if trimmed.is_empty()
         || is_reference(trimmed.as_bytes(), 0)
+        || contains_placeholder(trimmed.as_bytes())
         || is_placeholder_word(&trimmed.to_ascii_lowercase().into_bytes())
     {
         pass.text(s);
         return;
     }
-    let mut spans = pass.redactor.spans(s);
     if class == NameClass::Authorization {
         let mut found = Findings::default();
         authorization_value(s.as_bytes(), 0, None, &mut found);
-        spans.append(&mut found.spans);
-        span::merge(&mut spans);
+        let spans = pass.redactor.spans_with(s, found);
         if !spans.is_empty() {
             pass.replace(s, &spans);
         }
         return;
     }
+    let spans = pass.redactor.spans(s);
     let kind = match spans.as_slice() {
         [only] if only.start == 0 && only.end == s.len() => only.kind,
         _ if class == NameClass::AwsSecret => SecretKind::AwsSecretKey,

@@ -112,7 +112,12 @@ impl Redactor {
 
     /// Detections in `text` merged into non-overlapping spans (for whole-value decisions).
     pub(crate) fn spans(&self, text: &str) -> Vec<span::Span> {
-        let mut found = Findings::default();
+        self.spans_with(text, Findings::default())
+    }
+
+    /// Like [`Redactor::spans`], with detections the caller made from context the text does
+    /// not show (a JSON key). They go in before the entropy scan, which must see them.
+    pub(crate) fn spans_with(&self, text: &str, mut found: Findings) -> Vec<span::Span> {
         self.detectors.find(text, &mut found);
         span::merge(&mut found.spans);
         found.spans

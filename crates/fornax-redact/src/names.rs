@@ -68,6 +68,10 @@ const QUALIFIED_LAST_WORDS: &[&str] = &["pass", "pwd", "pw"];
 /// Classifies a name such as `DB_PASSWORD`, `x-api-key`, `"client_secret"` (without quotes)
 /// or `password` (a flag without its dashes).
 pub(crate) fn classify(name: &str) -> Option<NameClass> {
+    // A placeholder (a JSON key or a `name` value that was itself a secret) names nothing.
+    if name.as_bytes().contains(&b'[') && name.contains(crate::kind::PLACEHOLDER_PREFIX) {
+        return None;
+    }
     let mut norm = [0u8; 64];
     let mut len = 0;
     for b in name.bytes() {
@@ -85,20 +89,25 @@ pub(crate) fn classify(name: &str) -> Option<NameClass> {
     if norm.is_empty() {
         return None;
     }
-    if norm.ends_with(b"authorization") {
-        return Some(NameClass::Authorization);
-    }
-    if NOT_SECRET_SUFFIXES
-        .iter()
-        .any(|s| norm.ends_with(s.as_bytes()))
-    {
-        return None;
-    }
-    if SECRET_SUFFIXES.iter().any(|s| norm.ends_with(s.as_bytes())) {
-        if contains(norm, b"aws") && contains(norm, b"secret") {
-            return Some(NameClass::AwsSecret);
+    // Every secret suffix ends in one of these letters; most names are dismissed here.
+    if matches!(norm.last(), Some(b'd' | b'e' | b't' | b'n' | b'y' | b's')) {
+        if norm.ends_with(b"authorization") {
+            return Some(NameClass::Authorization);
         }
-        return Some(NameClass::Secret);
+        if SECRET_SUFFIXES.iter().any(|s| norm.ends_with(s.as_bytes()))
+            && !NOT_SECRET_SUFFIXES
+                .iter()
+                .any(|s| norm.ends_with(s.as_bytes()))
+        {
+            if contains(norm, b"aws") && contains(norm, b"secret") {
+                return Some(NameClass::AwsSecret);
+            }
+            return Some(NameClass::Secret);
+        }
+    }
+    // The word-based names below end in `auth`, `pass`, `pwd`, `pw` or `sig`.
+    if !matches!(norm.last(), Some(b'h' | b's' | b'd' | b'w' | b'g')) {
+        return None;
     }
     let (words, last) = last_word(name);
     // `sig=` of a shared-access-signature URL.

@@ -19,6 +19,9 @@ const MAX_NAME: usize = 128;
 /// Handles a secret keyword (`pass`, `token`, `key`, ...) found at `hit`.
 pub(crate) fn keyword(text: &str, hit: usize, found: &mut Findings) {
     let bytes = text.as_bytes();
+    if !ends_like_a_secret_name(bytes, hit) {
+        return;
+    }
     let Some(name) = Name::around(bytes, hit) else {
         return;
     };
@@ -38,6 +41,61 @@ pub(crate) fn keyword(text: &str, hit: usize, found: &mut Findings) {
         let start = two_word_name(text, &name).map_or(name.start, |(_, start)| start);
         assignment(bytes, &Name { start, ..name }, raw, class, found);
     }
+}
+
+/// Cheap first check on a keyword hit: secret names end with their keyword (`api_key`,
+/// `GITHUB_TOKEN`) or a known completion of it (`password`, `authorization`), so `passed`,
+/// `tokenizer`, `keyboard` and `signal` are dismissed before any other work.
+fn ends_like_a_secret_name(bytes: &[u8], hit: usize) -> bool {
+    const COMPLETIONS: &[&[u8]] = &[
+        b"",
+        b"word",
+        b"wd",
+        b"phrase",
+        b"s",
+        b"orization",
+        b"nature",
+        b"key",
+        b"keybase",
+        b"_key",
+        b"-key",
+        b"_key_base",
+        b"in",
+        b"out",
+    ];
+    // The hit keyword itself, then whatever name characters follow it.
+    let keyword_len = match bytes.get(hit).map(u8::to_ascii_lowercase) {
+        Some(b'p')
+            if bytes
+                .get(hit + 1)
+                .is_some_and(|b| b.eq_ignore_ascii_case(&b'w')) =>
+        {
+            3
+        }
+        Some(b'p') => 4,
+        Some(b's')
+            if bytes
+                .get(hit + 1)
+                .is_some_and(|b| b.eq_ignore_ascii_case(&b'i')) =>
+        {
+            3
+        }
+        Some(b's') => 6,
+        Some(b't') => 5,
+        Some(b'k') => 3,
+        Some(b'a') => 4,
+        Some(b'c') => 10,
+        _ => return true,
+    };
+    let start = hit + keyword_len;
+    let rest_len = bytes[start.min(bytes.len())..]
+        .iter()
+        .take(12)
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        .count();
+    let rest = &bytes[start.min(bytes.len())..start.min(bytes.len()) + rest_len];
+    let rest = rest.strip_suffix(b"-").unwrap_or(rest);
+    COMPLETIONS.iter().any(|c| rest.eq_ignore_ascii_case(c))
 }
 
 /// A name found in the text: `[start, end)` without leading dashes or quotes.
@@ -70,6 +128,12 @@ impl Name {
             after_escaped_newline = bytes[start] != b't';
             start += 1;
         }
+        // Right after a placeholder the name may have begun inside the redacted text: what it
+        // was is not known (and guessing would make a second pass differ from the first).
+        let ident_start = start;
+        if ident_start > 0 && bytes[ident_start - 1] == b']' {
+            return None;
+        }
         let mut dashes = 0;
         while start < end && bytes[start] == b'-' {
             dashes += 1;
@@ -82,22 +146,20 @@ impl Name {
             return None;
         }
         // A flag stands alone: `--token x`, not `a--token`.
-        if dashes > 0 {
-            let before = start - dashes;
-            if before > 0
-                && !(bytes[before - 1].is_ascii_whitespace()
-                    || is_quote(bytes[before - 1])
-                    || matches!(bytes[before - 1], b'=' | b'(' | b'[' | b','))
-            {
-                return None;
-            }
+        if dashes > 0
+            && ident_start > 0
+            && !(bytes[ident_start - 1].is_ascii_whitespace()
+                || is_quote(bytes[ident_start - 1])
+                || matches!(bytes[ident_start - 1], b'=' | b'(' | b'[' | b','))
+        {
+            return None;
         }
         // `$TOKEN`, `${TOKEN}`, `%TOKEN%` are references to a secret, not assignments.
-        if start > 0 && dashes == 0 {
-            let prev = bytes[start - 1];
+        if ident_start > 0 && dashes == 0 {
+            let prev = bytes[ident_start - 1];
             if prev == b'$'
                 || prev == b'%'
-                || (prev == b'{' && start > 1 && bytes[start - 2] == b'$')
+                || (prev == b'{' && ident_start > 1 && bytes[ident_start - 2] == b'$')
             {
                 return None;
             }

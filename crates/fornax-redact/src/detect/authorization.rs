@@ -2,7 +2,7 @@
 //! `Bearer`/`Basic` credentials written without their header. The scheme stays; the
 //! credentials go.
 
-use crate::bytes::{is_blank, is_name_byte, is_reference, skip_blanks};
+use crate::bytes::{contains_placeholder, is_blank, is_name_byte, is_reference, skip_blanks};
 use crate::detect::value::{closing_quote, quoted_value, value_line_end, QuoteSeq};
 use crate::span::Findings;
 use crate::SecretKind;
@@ -28,6 +28,10 @@ pub(crate) fn header_value(
     };
     let end = trim_end(bytes, start, end);
     if start >= end || is_reference(bytes, start) {
+        return;
+    }
+    // Already (partly) redacted: whatever the placeholder replaced was the secret.
+    if contains_placeholder(&bytes[start..end]) {
         return;
     }
     let scheme = bytes[start..end]

@@ -80,7 +80,12 @@ pub(crate) fn tool(bytes: &[u8], hit: usize, found: &mut Findings) {
         .count();
     let program = &bytes[hit..hit + name_len];
     let rules = rules(program);
-    if rules.is_empty() {
+    // A command word stands alone: `mysql -p...`, not `mysql[...`.
+    if rules.is_empty()
+        || !bytes
+            .get(hit + name_len)
+            .is_some_and(u8::is_ascii_whitespace)
+    {
         return;
     }
     if program == b"login" && !previous_word(bytes, hit).is_some_and(|w| LOGIN_HOSTS.contains(&w)) {

@@ -28,65 +28,97 @@ const fn run_table() -> [bool; 256] {
 }
 static RUN: [bool; 256] = run_table();
 
-/// Scans all of `bytes` for high-entropy runs outside `protected`.
-pub(crate) fn scan(bytes: &[u8], protected: &[(usize, usize)], found: &mut Findings) {
+/// Scans all of `bytes` for high-entropy runs outside `blocked` (sorted, disjoint ranges:
+/// other detections and known public blocks). Blocked bytes separate runs as any non-token
+/// byte does, so the runs judged here are the same ones a second pass sees once the other
+/// detections have become placeholders (which start with `[` and end with `]`).
+///
+/// Only runs of at least [`MIN_TOKEN`] bytes matter, so the scan probes every
+/// `MIN_TOKEN`-th byte: when the probe is not a token byte, no long run can cover it and the
+/// whole stretch before it is skipped unread. Prose and code, made of short words, are mostly
+/// skipped this way.
+pub(crate) fn scan(bytes: &[u8], blocked: &[(usize, usize)], found: &mut Findings) {
     let n = bytes.len();
+    let is_run = |b: u8| RUN[usize::from(b)];
+    // Invariant: no run of interest starts before `i`, and `i` starts the text or follows a
+    // byte that is not part of a run.
     let mut i = 0;
-    while i < n {
-        if !RUN[bytes[i] as usize] {
-            i += 1;
+    while i + MIN_TOKEN <= n {
+        let probe = i + MIN_TOKEN - 1;
+        if !is_run(bytes[probe]) {
+            i = probe + 1;
             continue;
         }
-        let start = i;
-        while i < n && RUN[bytes[i] as usize] {
-            i += 1;
+        let mut start = probe;
+        while start > i && is_run(bytes[start - 1]) {
+            start -= 1;
         }
-        let mut end = i;
-        // Base64 padding belongs to the token when the token ends there.
-        let pad = bytes[end..]
-            .iter()
-            .take(2)
-            .take_while(|&&b| b == b'=')
-            .count();
-        if pad > 0
-            && !bytes
-                .get(end + pad)
-                .is_some_and(|&b| RUN[b as usize] || b == b'=')
-        {
-            end += pad;
-            i = end;
+        let mut end = probe + 1;
+        while end < n && is_run(bytes[end]) {
+            end += 1;
         }
         if end - start >= MIN_TOKEN {
-            judge_run(bytes, start, end, protected, found);
+            judge_unblocked(bytes, start, end, blocked, found);
         }
+        // `bytes[end]` is not a run byte (or is the end of the text).
+        i = end + 1;
     }
 }
 
-fn judge_run(
+/// Judges the parts of the run `[start, end)` that lie outside `blocked`.
+fn judge_unblocked(
     bytes: &[u8],
     start: usize,
     end: usize,
-    protected: &[(usize, usize)],
+    blocked: &[(usize, usize)],
     found: &mut Findings,
 ) {
-    if end - start > MAX_RUN || protected.iter().any(|&(s, e)| start < e && s < end) {
+    let first = blocked.partition_point(|&(_, e)| e <= start);
+    // The context a run is read in (`base64,` before it) must not reach into a detection:
+    // that text becomes a placeholder, and a second pass would read the run differently.
+    let mut context_start = blocked[..first].last().map_or(0, |&(_, e)| e);
+    let mut at = start;
+    for &(s, e) in &blocked[first..] {
+        if s >= end {
+            break;
+        }
+        if s > at && s - at >= MIN_TOKEN {
+            judge_run(bytes, context_start, at, s, found);
+        }
+        at = at.max(e);
+        context_start = at;
+    }
+    if end > at && end - at >= MIN_TOKEN {
+        judge_run(bytes, context_start, at, end, found);
+    }
+}
+
+fn judge_run(bytes: &[u8], context_start: usize, start: usize, end: usize, found: &mut Findings) {
+    if end - start > MAX_RUN {
         return;
     }
     let run = &bytes[start..end];
-    if has_public_context(&bytes[start.saturating_sub(16)..start]) || has_public_prefix(run) {
-        return;
-    }
-    if !run.contains(&b'/') {
-        if let Some(kind) = judge(run) {
-            found.push(start, end, kind);
+    // Nor into a run this scan has just flagged.
+    let context_start = found
+        .spans
+        .last()
+        .map(|span| span.end)
+        .filter(|&e| e <= start)
+        .map_or(context_start, |e| e.max(context_start));
+    let is_public = |s: usize, e: usize| {
+        let context = &bytes[s.saturating_sub(16).max(context_start.min(s))..s];
+        has_public_context(context) || has_public_prefix(&bytes[s..e])
+    };
+    // Base64 that happens to contain `/` is judged whole, like any other run.
+    if !run.contains(&b'/') || !looks_like_path(run) {
+        if let Some(kind) = judge_unless(run, || is_public(start, end)) {
+            found.push(start, with_padding(bytes, end), kind);
         }
         return;
     }
-    if !looks_like_path(run) {
-        if let Some(kind) = judge(run) {
-            found.push(start, end, kind);
-            return;
-        }
+    // Digests and encoded media are public in every segment too.
+    if is_public(start, end) {
+        return;
     }
     // A path: judge each segment on its own (`/reset/<token>`), so that the words of the path
     // stay readable.
@@ -94,7 +126,7 @@ fn judge_run(
     for i in start..=end {
         if i == end || bytes[i] == b'/' {
             if i - seg_start >= MIN_TOKEN {
-                if let Some(kind) = judge(&bytes[seg_start..i]) {
+                if let Some(kind) = judge_unless(&bytes[seg_start..i], || is_public(seg_start, i)) {
                     found.push(seg_start, i, kind);
                 }
             }
@@ -103,10 +135,29 @@ fn judge_run(
     }
 }
 
-/// A path rather than base64 that happens to contain `/`: it starts at the root or home, or
-/// one of its segments is a short lower-case word or a number (`src`, `org`, `2024`).
+/// `end` extended over base64 padding (`=`, `==`) that ends the token. The padding is not
+/// judged (what follows it can change once a neighbour is redacted), only removed with it.
+fn with_padding(bytes: &[u8], end: usize) -> usize {
+    let pad = bytes[end..]
+        .iter()
+        .take(2)
+        .take_while(|&&b| b == b'=')
+        .count();
+    let after = bytes.get(end + pad).copied();
+    if pad > 0 && !after.is_some_and(|b| RUN[usize::from(b)] || b == b'=') {
+        end + pad
+    } else {
+        end
+    }
+}
+
+/// A path rather than base64 that happens to contain `/`: it starts at the root or home,
+/// ends with `/`, or one of its segments is a short lower-case word or a number (`src`,
+/// `org`, `2024`).
 fn looks_like_path(run: &[u8]) -> bool {
-    if run.starts_with(b"/") || run.starts_with(b"~") {
+    // A run that ends with `/` is also what remains of a path once one of its segments has
+    // been redacted: judging it as a path again keeps redaction idempotent.
+    if run.starts_with(b"/") || run.starts_with(b"~") || run.ends_with(b"/") {
         return true;
     }
     if run.contains(&b'+') {
@@ -180,24 +231,22 @@ fn has_public_prefix(run: &[u8]) -> bool {
     PREFIXES.iter().any(|p| run.starts_with(p))
 }
 
-/// Measurements of one candidate token.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Character classes of one candidate token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Profile {
     upper: usize,
     lower: usize,
     digit: usize,
-    /// Shannon entropy of the byte distribution, in bits per byte.
-    entropy: f64,
-    /// Only hexadecimal digits and dashes (SHAs, digests, UUIDs).
+    /// Only hexadecimal digits, dashes and underscores, after an optional `0x` (SHAs,
+    /// digests, UUIDs, numeric literals).
     hex: bool,
 }
 
 fn profile(token: &[u8]) -> Profile {
-    let mut counts = [0u16; 128];
     let (mut upper, mut lower, mut digit) = (0, 0, 0);
     let mut hex = true;
-    for &b in token {
-        counts[usize::from(b & 0x7f)] += 1;
+    let body = token.strip_prefix(b"0x").unwrap_or(token);
+    for &b in body {
         if b.is_ascii_uppercase() {
             upper += 1;
         } else if b.is_ascii_lowercase() {
@@ -205,24 +254,31 @@ fn profile(token: &[u8]) -> Profile {
         } else if b.is_ascii_digit() {
             digit += 1;
         }
-        hex &= b.is_ascii_hexdigit() || b == b'-';
+        hex &= b.is_ascii_hexdigit() || b == b'-' || b == b'_';
+    }
+    Profile {
+        upper,
+        lower,
+        digit,
+        hex,
+    }
+}
+
+/// Shannon entropy of the byte distribution of `token`, in bits per byte.
+fn shannon_entropy(token: &[u8]) -> f64 {
+    let mut counts = [0u16; 128];
+    for &b in token {
+        counts[usize::from(b & 0x7f)] += 1;
     }
     let n = token.len() as f64;
-    let entropy = counts
+    counts
         .iter()
         .filter(|&&c| c > 0)
         .map(|&c| {
             let p = f64::from(c) / n;
             -p * p.log2()
         })
-        .sum();
-    Profile {
-        upper,
-        lower,
-        digit,
-        entropy,
-        hex,
-    }
+        .sum()
 }
 
 /// Common English letter pairs (case-folded). Identifiers are made of words, and most of
@@ -334,18 +390,20 @@ const ENTROPY_MARGIN: f64 = 0.5;
 const WORDLIKE_SHARE: f64 = 0.6;
 
 /// Whether `token` is a random secret, and which kind to report.
-pub(crate) fn judge(token: &[u8]) -> Option<SecretKind> {
+#[cfg(test)]
+fn judge(token: &[u8]) -> Option<SecretKind> {
+    judge_unless(token, || false)
+}
+
+/// [`judge`], with `is_public` (a costlier look at the token's context) asked only once the
+/// token's shape has passed the cheap checks.
+fn judge_unless(token: &[u8], is_public: impl FnOnce() -> bool) -> Option<SecretKind> {
     let len = token.len();
     if len < MIN_TOKEN {
         return None;
     }
     let p = profile(token);
-    let digits_only = token.strip_prefix(b"0x").unwrap_or(token);
-    if p.hex
-        || digits_only
-            .iter()
-            .all(|&b| b.is_ascii_hexdigit() || b == b'_' || b == b'-')
-    {
+    if p.hex {
         return None;
     }
     let letters = p.upper + p.lower;
@@ -370,6 +428,9 @@ pub(crate) fn judge(token: &[u8]) -> Option<SecretKind> {
     if len < 24 && token.iter().any(|&b| b == b'_' || b == b'-') {
         return None;
     }
+    if is_public() {
+        return None;
+    }
     let symbols = token
         .iter()
         .filter(|b| !b.is_ascii_alphanumeric())
@@ -385,7 +446,7 @@ pub(crate) fn judge(token: &[u8]) -> Option<SecretKind> {
         + 26 * usize::from(p.lower > 0)
         + 10 * usize::from(p.digit > 0)
         + symbols.count_ones() as usize;
-    if p.entropy < entropy_threshold(len, alphabet) {
+    if shannon_entropy(token) < entropy_threshold(len, alphabet) {
         return None;
     }
     // Alphabets and counting sequences (`ABCDEFGHIJ...`, `0123456789abcdef...`) are tables.

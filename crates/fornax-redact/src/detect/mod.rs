@@ -14,8 +14,9 @@ mod provider;
 mod url;
 pub(crate) mod value;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
+use crate::bytes::contains_placeholder;
 use crate::span::Findings;
 use provider::Family;
 
@@ -108,6 +109,10 @@ impl Detectors {
         let triggers = AhoCorasickBuilder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::LeftmostLongest)
+            // A few dozen short literals make a small DFA: the fastest scan, built once. Its
+            // prefilter only slows it down here, since many literals start with common letters.
+            .kind(Some(AhoCorasickKind::DFA))
+            .prefilter(false)
             .build(TRIGGERS.iter().map(|(literal, _)| literal))
             .expect("a few dozen short literals always build an automaton");
         Detectors { triggers }
@@ -129,8 +134,32 @@ impl Detectors {
                 Detector::Tool => cli::tool(bytes, m.start(), found),
             }
         }
-        let protected = std::mem::take(&mut found.protected);
-        entropy::scan(bytes, &protected, found);
-        found.protected = protected;
+        // A detection that would swallow a placeholder reads text an earlier pass already
+        // redacted (its bounds were found around the placeholder, not the original secret):
+        // dropping it keeps redaction idempotent.
+        found
+            .spans
+            .retain(|s| !contains_placeholder(&bytes[s.start..s.end]));
+        // Entropy is judged only outside what the other detectors found, so that the runs it
+        // sees do not change once those become placeholders.
+        let mut blocked = std::mem::take(&mut found.protected);
+        // A public block (a certificate) whose bounds overlap a detection was bounded by text
+        // that is about to be replaced; it protects nothing.
+        blocked.retain(|&(ps, pe)| !found.spans.iter().any(|s| s.start < pe && ps < s.end));
+        blocked.extend(found.spans.iter().map(|s| (s.start, s.end)));
+        blocked.sort_unstable();
+        entropy::scan(bytes, &merge_ranges(blocked), found);
     }
+}
+
+/// Sorted ranges merged into disjoint ones.
+fn merge_ranges(ranges: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for (s, e) in ranges {
+        match out.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
+    out
 }

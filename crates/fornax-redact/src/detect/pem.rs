@@ -3,6 +3,7 @@
 
 use memchr::memmem;
 
+use crate::kind::PLACEHOLDER_PREFIX;
 use crate::span::Findings;
 use crate::SecretKind;
 
@@ -25,7 +26,12 @@ pub(crate) fn block(bytes: &[u8], hit: usize, found: &mut Findings) {
         return;
     }
     let body = label_start + label_len + 5;
+    // Blocks do not nest: the next `-----BEGIN` ends this block's search for its end. So does
+    // a placeholder, which may stand for one (and redacting must be idempotent).
     let limit = bytes.len().min(body + MAX_BLOCK);
+    let limit = memmem::find(&bytes[body..limit], b"-----BEGIN ").map_or(limit, |p| body + p);
+    let limit = memmem::find(&bytes[body..limit], PLACEHOLDER_PREFIX.as_bytes())
+        .map_or(limit, |p| body + p);
     let end = match memmem::find(&bytes[body..limit], b"-----END ") {
         Some(p) => {
             let marker = body + p + 9;
@@ -35,7 +41,19 @@ pub(crate) fn block(bytes: &[u8], hit: usize, found: &mut Findings) {
                 None => marker,
             }
         }
-        None => truncated_body_end(bytes, body, limit),
+        None => {
+            let end = truncated_body_end(bytes, body, limit);
+            // A marker with no body after it (a line of code that compares against it) is not
+            // a key.
+            let body_len = bytes[body..end]
+                .iter()
+                .filter(|b| b.is_ascii_alphanumeric())
+                .count();
+            if body_len < 16 {
+                return;
+            }
+            end
+        }
     };
     if memmem::find(label, b"PRIVATE").is_some() {
         found.push(hit, end, SecretKind::PrivateKey);

@@ -34,13 +34,9 @@ pub(crate) fn credentials(bytes: &[u8], hit: usize, found: &mut Findings) {
                 at = Some(i);
                 break;
             }
-            // A placeholder left by an earlier pass is opaque: its colon separates nothing.
-            b'[' if bytes[i..].starts_with(PLACEHOLDER_PREFIX.as_bytes()) => {
-                match bytes[i..limit].iter().position(|&b| b == b']') {
-                    Some(p) => i += p,
-                    None => break,
-                }
-            }
+            // A placeholder left by an earlier pass may stand for text that held a delimiter:
+            // what follows it is not known to be user info.
+            b'[' if bytes[i..].starts_with(PLACEHOLDER_PREFIX.as_bytes()) => break,
             b':' if colon.is_none() => colon = Some(i),
             b'/' | b'?' | b'#' | b'"' | b'\'' | b'`' | b'<' | b'>' | b'\\' => break,
             b if b.is_ascii_whitespace() => break,
@@ -56,9 +52,13 @@ pub(crate) fn credentials(bytes: &[u8], hit: usize, found: &mut Findings) {
         return;
     }
     // The host must follow (`user:pass@` at the end of a string is not a URL).
-    if !bytes
-        .get(at + 1)
-        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'[' || b == b'_')
+    let host = at + 1;
+    let ipv6 =
+        bytes.get(host) == Some(&b'[') && !bytes[host..].starts_with(PLACEHOLDER_PREFIX.as_bytes());
+    if !(ipv6
+        || bytes
+            .get(host)
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_'))
     {
         return;
     }
