@@ -145,11 +145,17 @@ struct SourceTally {
     records: u64,
 }
 
+/// Building the detectors is not free; one set serves the whole process.
+fn shared_redactor() -> &'static Redactor {
+    static REDACTOR: std::sync::OnceLock<Redactor> = std::sync::OnceLock::new();
+    REDACTOR.get_or_init(Redactor::new)
+}
+
 /// Drives files through adapters into the store.
 pub struct Ingestor<'s> {
     store: &'s mut Store,
     registry: &'s Registry,
-    redactor: Redactor,
+    redactor: &'static Redactor,
     options: IngestOptions,
     summary: ScanSummary,
     touched: BTreeSet<i64>,
@@ -246,7 +252,7 @@ impl<'s> Ingestor<'s> {
         Ingestor {
             store,
             registry,
-            redactor: Redactor::new(),
+            redactor: shared_redactor(),
             options,
             summary: ScanSummary::default(),
             touched: BTreeSet::new(),
@@ -382,7 +388,7 @@ impl<'s> Ingestor<'s> {
         let options = self.options.clone();
         let mut writer = self.store.begin_source(&spec, rebuild)?;
         let mut tally = SourceTally::default();
-        let redactor = &self.redactor;
+        let redactor = self.redactor;
         let source_id = SourceId::new(key.clone());
         let mut redaction_time = std::time::Duration::ZERO;
         let mut ctx = RecordCtx {

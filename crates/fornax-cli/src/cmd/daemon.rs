@@ -43,7 +43,7 @@ pub fn run(ctx: &Context, args: DaemonArgs) -> Result<(), CliError> {
                 roots,
                 registry: crate::registry::registry(),
                 options: fornax_ingest::IngestOptions::default(),
-                poll_interval: Duration::from_secs(2),
+                poll_interval: Duration::from_secs(10),
                 intervene: ctx.config.intervene.enabled,
             };
             fornax_daemon::run(config)?;

@@ -28,7 +28,7 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
         json: ctx.json,
         config: Default::default(),
     };
-    let summary = super::scan::scan(&demo_ctx, &[data.clone()], true, None, false)?;
+    let summary = super::scan::scan(&demo_ctx, std::slice::from_ref(&data), true, None, false)?;
     let store = demo_ctx.open_store_read_only()?;
     let sessions = store.list_sessions(&fornax_store::SessionFilter {
         limit: 100,
