@@ -253,9 +253,14 @@ fn split_block(text: &str, block: Span, code: &[Span], out: &mut Vec<Span>) {
     let mut start = block.start;
     let mut depth = 0i32;
     let mut i = block.start;
+    // `code` is sorted and non-overlapping: skip each span whole.
+    let mut next_code = code.partition_point(|c| c.end <= block.start);
     while i < block.end {
-        if inside(code, i) {
-            i += 1;
+        while next_code < code.len() && code[next_code].end <= i {
+            next_code += 1;
+        }
+        if let Some(c) = code.get(next_code).filter(|c| c.start <= i && i < c.end) {
+            i = c.end;
             continue;
         }
         let c = bytes[i];

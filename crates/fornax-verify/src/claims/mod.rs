@@ -89,11 +89,30 @@ pub fn names_a_test(text: &str) -> bool {
     })
 }
 
+/// Stems of every word a claim predicate is made of (see [`lexicon`]).
+static TRIGGER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(
+        "pass|green|clean|succe|build|built|compil|check|commit|push|creat|updat|add|wrote|writ|rewr|modif|edit|chang|fix|ran|run|execut|invok|exit|return|ok|lint|clippy|vet|fmt|format|ruff|mypy|test|spec|suite|✅|✔|☑|happy|satisf|silent|quiet|move|renam|refactor|implement|introduc|extend|adjust|tweak|touch|save|generat|replac|convert|migrat|extract|adapt|delet|remov|restructur|reorgani|simplif|document|amend|insert|append|populat|bump|pin|scaffold|stub|wire|rework|overhaul|correct|tighten|harden|expand|split|put|place|drop|through|complet|finish|no |zero|nothing",
+    )
+    .expect("valid regex")
+});
+
+/// The longest sentence read for claims, in bytes.
+const MAX_SENTENCE: usize = 1200;
+
 /// Claims in a piece of agent prose, in text order.
 pub fn extract_from_text(text: &str) -> Vec<ExtractedClaim> {
     let doc = Doc::new(text);
     let mut out = Vec::new();
     for (index, sentence) in sentences(text).into_iter().enumerate() {
+        // Claims are short; a "sentence" of thousands of bytes is code or a log, not prose.
+        if sentence.end - sentence.start > MAX_SENTENCE {
+            continue;
+        }
+        // Cheap pre-check: a sentence with none of the claim words cannot hold a claim.
+        if !TRIGGER.is_match(&doc.lower[sentence.start..sentence.end]) {
+            continue;
+        }
         if sentence
             .slice(text)
             .trim_end_matches(['*', '_', ')', '"'])
@@ -223,8 +242,16 @@ impl<'a> Doc<'a> {
         let mut depth = vec![0u16; text.len() + 1];
         let mut d = 0u16;
         let raw = text.as_bytes();
+        // `code` is sorted by start and its spans do not overlap: walk it alongside.
+        let mut next_code = 0;
         for i in 0..text.len() {
-            if !code.iter().any(|c| c.span.start <= i && i < c.span.end) {
+            while next_code < code.len() && code[next_code].span.end <= i {
+                next_code += 1;
+            }
+            let in_code = code
+                .get(next_code)
+                .is_some_and(|c| c.span.start <= i && i < c.span.end);
+            if !in_code {
                 if raw[i] == b'(' || raw[i] == b'[' {
                     d = d.saturating_add(1);
                 } else if (raw[i] == b')' || raw[i] == b']') && d > 0 {
@@ -628,19 +655,16 @@ impl<'a> Doc<'a> {
     }
 
     fn tool_named(&self, region: Span) -> Option<String> {
+        static TOOLS: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+            let words: Vec<String> = TOOL_NAMES.iter().map(|(w, _)| regex::escape(w)).collect();
+            Regex::new(&format!(r"\b(?:{})\b", words.join("|"))).expect("valid regex")
+        });
         let hay = &self.lower[region.start..region.end];
-        let mut best: Option<(usize, &str)> = None;
-        for (word, id) in TOOL_NAMES {
-            let pattern = format!(r"\b{}\b", regex::escape(word));
-            if let Ok(re) = Regex::new(&pattern) {
-                if let Some(m) = re.find(hay) {
-                    if best.is_none_or(|(at, _)| m.start() < at) {
-                        best = Some((m.start(), id));
-                    }
-                }
-            }
-        }
-        best.map(|(_, id)| id.to_string())
+        let word = TOOLS.find(hay)?.as_str();
+        TOOL_NAMES
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|(_, id)| id.to_string())
     }
 
     /// One claim per file path that follows a file verb, each quoting its own stretch of the
