@@ -109,19 +109,26 @@ pub fn parse(command: &str, output: &str) -> Option<GitOutcomePayload> {
 /// Every git outcome of `command` (a commit and a push in one line give two), in command order.
 /// An operation whose output shows no recognisable outcome gives none.
 pub fn parse_all(command: &str, output: &str) -> Vec<GitOutcomePayload> {
+    // Outcomes are matched to operations in order: `git push || (git pull --rebase && git
+    // push)` prints a rejection, then an update.
+    let commits = commit_events(output);
+    let pushes = push_events(output);
+    let (mut next_commit, mut next_push) = (0, 0);
     let mut out = Vec::new();
     for op in git_ops(command) {
         match op {
             GitOp::Commit => {
-                if let Some(o) = commit_outcome(output) {
+                if let Some(o) = commits.get(next_commit) {
                     out.push(GitOutcomePayload {
                         command: Some(command.to_string()),
-                        ..o
+                        ..o.clone()
                     });
                 }
+                next_commit += 1;
             }
             GitOp::Push { remote, refspecs } => {
-                if let Some(mut o) = push_outcome(output) {
+                if let Some(o) = pushes.get(next_push) {
+                    let mut o = o.clone();
                     o.command = Some(command.to_string());
                     if remote.is_some() {
                         o.remote = remote;
@@ -133,6 +140,7 @@ pub fn parse_all(command: &str, output: &str) -> Vec<GitOutcomePayload> {
                     }
                     out.push(o);
                 }
+                next_push += 1;
             }
         }
     }
@@ -150,55 +158,90 @@ fn payload(outcome: GitOutcomeKind) -> GitOutcomePayload {
     }
 }
 
-fn commit_outcome(output: &str) -> Option<GitOutcomePayload> {
-    if let Some(c) = COMMIT_CREATED.captures_iter(output).last() {
+/// Commit outcomes in the order the output shows them.
+fn commit_events(output: &str) -> Vec<GitOutcomePayload> {
+    let mut events: Vec<(usize, GitOutcomePayload)> = Vec::new();
+    for c in COMMIT_CREATED.captures_iter(output) {
         let mut p = payload(GitOutcomeKind::CommitCreated);
         p.sha = c.name("sha").map(|m| m.as_str().to_string());
         p.branch = c.name("branch").map(|m| m.as_str().to_string());
-        return Some(p);
+        events.push((c.get(0).map_or(0, |m| m.start()), p));
     }
-    if NOTHING.is_match(output) {
-        return Some(payload(GitOutcomeKind::NothingToCommit));
+    for m in NOTHING.find_iter(output) {
+        events.push((m.start(), payload(GitOutcomeKind::NothingToCommit)));
     }
-    if COMMIT_ERROR.is_match(output) {
-        return Some(payload(GitOutcomeKind::CommitFailed));
+    if events.is_empty() && COMMIT_ERROR.is_match(output) {
+        events.push((0, payload(GitOutcomeKind::CommitFailed)));
     }
-    None
+    events.sort_by_key(|(at, _)| *at);
+    events.into_iter().map(|(_, p)| p).collect()
 }
 
-fn push_outcome(output: &str) -> Option<GitOutcomePayload> {
+/// Push outcomes in the order the output shows them, one per push (a push prints a
+/// `To <remote>` line, then one line per ref: the first ref line stands for the push).
+fn push_events(output: &str) -> Vec<GitOutcomePayload> {
     let remote_url = PUSH_TO
         .captures(output)
         .and_then(|c| c.get(1))
         .map(|m| m.as_str().to_string());
-    if let Some(c) = PUSH_REJECTED.captures(output) {
-        let mut p = payload(GitOutcomeKind::PushRejected);
-        p.branch = c.name("dst").map(|m| m.as_str().to_string());
-        p.remote = remote_url;
-        return Some(p);
+    let event = |kind: GitOutcomeKind, sha: Option<&str>, branch: Option<&str>| GitOutcomePayload {
+        outcome: kind,
+        command: None,
+        call_id: None,
+        sha: sha.map(str::to_string),
+        branch: branch.map(str::to_string),
+        remote: remote_url.clone(),
+    };
+    let at = |c: &regex::Captures<'_>| c.get(0).map_or(0, |m| m.start());
+    let name = |c: &regex::Captures<'_>, n: &str| c.name(n).map(|m| m.as_str().to_string());
+    let mut events: Vec<(usize, GitOutcomePayload)> = Vec::new();
+    for c in PUSH_REJECTED.captures_iter(output) {
+        events.push((
+            at(&c),
+            event(
+                GitOutcomeKind::PushRejected,
+                None,
+                name(&c, "dst").as_deref(),
+            ),
+        ));
     }
-    if let Some(c) = PUSH_UPDATED.captures_iter(output).last() {
-        let mut p = payload(GitOutcomeKind::PushUpdated);
-        p.sha = c.name("new").map(|m| m.as_str().to_string());
-        p.branch = c.name("dst").map(|m| m.as_str().to_string());
-        p.remote = remote_url;
-        return Some(p);
+    for c in PUSH_UPDATED.captures_iter(output) {
+        let (sha, dst) = (name(&c, "new"), name(&c, "dst"));
+        events.push((
+            at(&c),
+            event(GitOutcomeKind::PushUpdated, sha.as_deref(), dst.as_deref()),
+        ));
     }
-    if let Some(c) = PUSH_NEW.captures(output) {
-        let mut p = payload(GitOutcomeKind::PushUpdated);
-        p.branch = c.name("dst").map(|m| m.as_str().to_string());
-        p.remote = remote_url;
-        return Some(p);
+    for c in PUSH_NEW.captures_iter(output) {
+        events.push((
+            at(&c),
+            event(
+                GitOutcomeKind::PushUpdated,
+                None,
+                name(&c, "dst").as_deref(),
+            ),
+        ));
     }
-    if UP_TO_DATE.is_match(output) {
-        return Some(payload(GitOutcomeKind::PushUpToDate));
+    for m in UP_TO_DATE.find_iter(output) {
+        events.push((m.start(), event(GitOutcomeKind::PushUpToDate, None, None)));
     }
-    if PUSH_ERROR.is_match(output) {
-        let mut p = payload(GitOutcomeKind::PushFailed);
-        p.remote = remote_url;
-        return Some(p);
+    if events.is_empty() && PUSH_ERROR.is_match(output) {
+        events.push((0, event(GitOutcomeKind::PushFailed, None, None)));
     }
-    None
+    events.sort_by_key(|(at, _)| *at);
+    let blocks: Vec<usize> = PUSH_TO.find_iter(output).map(|m| m.start()).collect();
+    let mut seen: Vec<usize> = Vec::new();
+    let mut out = Vec::new();
+    for (at, p) in events {
+        if let Some(b) = blocks.iter().rposition(|start| *start <= at) {
+            if seen.contains(&b) {
+                continue;
+            }
+            seen.push(b);
+        }
+        out.push(p);
+    }
+    out
 }
 
 /// Whether two commit shas name the same commit: one is a prefix of the other (at least four
@@ -294,6 +337,22 @@ mod tests {
             parse("git push", denied).unwrap().outcome,
             GitOutcomeKind::PushFailed
         );
+    }
+
+    #[test]
+    fn rejected_then_pulled_and_pushed() {
+        let out = "To github.com:acme/relay.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs\nSuccessfully rebased and updated refs/heads/main.\nTo github.com:acme/relay.git\n   1a1a1a1..2b2b2b2  main -> main\n";
+        let all = parse_all("git push || (git pull --rebase && git push)", out);
+        let kinds: Vec<GitOutcomeKind> = all.iter().map(|p| p.outcome).collect();
+        assert_eq!(
+            kinds,
+            vec![GitOutcomeKind::PushRejected, GitOutcomeKind::PushUpdated]
+        );
+        let two = parse_all(
+            "git commit -m a && git commit --amend -m b",
+            "[main 1111111] a\n[main 2222222] b\n",
+        );
+        assert_eq!(two[1].sha.as_deref(), Some("2222222"));
     }
 
     #[test]

@@ -230,6 +230,15 @@ fn run_outcome(run: &Run, idx: Option<usize>, kind: Option<CommandKind>) -> Judg
     match exit.and_then(|e| e.exit_code.map(|c| (c, e.strength))) {
         Some((code, s)) if attributable => {
             notes.insert(0, format!("exit {code} ({})", strength(s)));
+            if code != 0 && summary_clean && kind == Some(CommandKind::Test) {
+                // The tests passed and the command failed for another reason (a coverage
+                // threshold, a teardown): the signals conflict.
+                notes.push("but the summary reports no failing test".into());
+                return Judged {
+                    outcome: Outcome::Unknown,
+                    detail: notes.join("; "),
+                };
+            }
             if code != 0 {
                 return Judged {
                     outcome: Outcome::Fail,
@@ -781,6 +790,20 @@ impl Verdicts<'_> {
                     ev,
                 )
             }
+            None if matching.iter().all(|c| c.succeeded == Some(false))
+                && self.later_unseen_write(&path, last.pos).is_some() =>
+            {
+                let (what, ids) = self.later_unseen_write(&path, last.pos).unwrap_or_default();
+                self.make(
+                    Verdict::Review,
+                    "failed_then_unseen_write",
+                    format!(
+                        "Every recorded attempt to write {path} failed (latest: {}), but later {what} may have written it.",
+                        describe_change(last)
+                    ),
+                    ids,
+                )
+            }
             None if matching.iter().all(|c| c.succeeded == Some(false)) => {
                 let ev: Vec<String> = matching
                     .iter()
@@ -824,6 +847,35 @@ impl Verdicts<'_> {
                 )
             }
         }
+    }
+
+    /// A write the file timeline cannot attribute to a path, after `pos`: a writer that names no
+    /// file (`git apply`, `patch`) or a command that mentions the file (a script writing it).
+    fn later_unseen_write(&self, path: &str, pos: usize) -> Option<(String, Vec<String>)> {
+        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        if let Some(c) = self.obs.changes.iter().find(|c| {
+            self.at.sees(c.pos) && c.pos > pos && c.path.is_empty() && c.succeeded != Some(false)
+        }) {
+            return Some((
+                format!(
+                    "{} (which writes files it does not name)",
+                    describe_change(c)
+                ),
+                Vec::new(),
+            ));
+        }
+        let run = self.obs.runs.iter().find(|r| {
+            self.at.sees(r.pos)
+                && r.pos > pos
+                && !name.is_empty()
+                && r.command.contains(name)
+                && r.classes.iter().all(|(_, c)| c.kind == CommandKind::Other)
+                && !is_read_only(&r.command)
+        })?;
+        Some((
+            format!("{} mentions the file", describe_run(run)),
+            run.evidence_ids(),
+        ))
     }
 
     fn git_runs(&self, want_push: bool) -> Vec<&Run> {
@@ -1173,6 +1225,20 @@ fn compiles_first(tool: &str) -> bool {
             | "haskell-test"
             | "zig-test"
     )
+}
+
+/// Commands that only read files (so mentioning a file does not write it).
+fn is_read_only(command: &str) -> bool {
+    let invs = commands::effective_invocations(&fornax_types::shell::parse_invocations(command));
+    !invs.is_empty()
+        && invs.iter().all(|i| {
+            i.redirects_to.is_empty()
+                && matches!(
+                    commands::base_name(&i.program),
+                    "cat" | "head" | "tail" | "less" | "grep" | "rg" | "ls" | "wc" | "diff" | "git" | "stat" | "file"
+                        | "cd" | "echo" | "find" | "nl" | "bat" | "sed" if !i.argv.iter().any(|a| a.starts_with("-i"))
+                )
+        })
 }
 
 fn is_push(k: GitOutcomeKind) -> bool {

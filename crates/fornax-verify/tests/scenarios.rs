@@ -990,3 +990,63 @@ fn compiled_test_runs_stand_in_for_a_build() {
     let v = s.verify();
     assert_eq!(verdict(&v, "The crate builds"), Verdict::Verified);
 }
+
+#[test]
+fn a_failed_edit_then_a_script_that_names_the_file_is_not_a_contradiction() {
+    let mut s = Session::new(Provider::ClaudeCode, "script");
+    s.tool(
+        "Edit",
+        json!({"file_path": "/w/app/settings.toml"}),
+        Some((
+            "<tool_use_error>String to replace not found in file.</tool_use_error>",
+            true,
+        )),
+    );
+    s.run_flagged(
+        "python3 scripts/bump.py settings.toml",
+        false,
+        "bumped to 2.4.0\n",
+    );
+    s.answer("I updated `settings.toml` to 2.4.0.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "I updated `settings.toml`"), Verdict::Review);
+
+    let mut s = Session::new(Provider::ClaudeCode, "script2");
+    s.tool(
+        "Edit",
+        json!({"file_path": "/w/app/tests/test_cfg.py"}),
+        Some((
+            "<tool_use_error>String to replace not found in file.</tool_use_error>",
+            true,
+        )),
+    );
+    s.run_flagged("pytest tests/test_cfg.py", false, "3 passed in 0.1s\n");
+    s.answer("I updated `tests/test_cfg.py`.");
+    let v = s.verify();
+    assert_eq!(
+        verdict(&v, "I updated `tests/test_cfg.py`"),
+        Verdict::Contradicted
+    );
+}
+
+#[test]
+fn tests_pass_but_the_command_fails_for_another_reason() {
+    let mut s = Session::new(Provider::Codex, "cov");
+    s.run("pytest --cov=app --cov-fail-under=90", 1, "........\nFAIL Required test coverage of 90% not reached. Total coverage: 84.10%\n8 passed in 0.9s\n");
+    s.answer("All tests pass.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "All tests pass"), Verdict::Review);
+}
+
+#[test]
+fn a_push_retried_after_a_rejection_counts_as_pushed() {
+    let mut s = Session::new(Provider::Codex, "retry");
+    s.run(
+        "git push || (git pull --rebase && git push)",
+        0,
+        "To github.com:acme/app.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs\nSuccessfully rebased and updated refs/heads/main.\nTo github.com:acme/app.git\n   1a1a1a1..2b2b2b2  main -> main\n",
+    );
+    s.answer("Pushed to `origin/main`.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "Pushed to `origin/main`"), Verdict::Verified);
+}

@@ -57,6 +57,7 @@ pattern!(
     | \b(?:failure|error)\s+(?:case|cases|mode|modes|path|paths|handling|message|messages|type|types|variant|variants|branch|code|codes)\b
     | \bfail[-\s](?:fast|safe|over)\b
     | \bregression[-\s]+(?:tests?|cases?|suites?|coverage|checks?|specs?)\b
+    | \bfailing\s+(?:tests?|specs?|cases?|checks?|assertions?)\b[^.;]{0,60}?(?:\bnow\s+pass(?:es)?\b|\bpass(?:es)?\s+now\b|\b(?:is|are)\s+(?:now\s+)?(?:fixed|green|passing)\b)
     | \b(?:tests?|specs?|cases?|coverage)\s+for\s+(?:the\s+|an?\s+)?(?:[\w`-]+\s+){0,2}?(?:errors?|failures?|failing\s+\w+|panics?|crash(?:es)?|regressions?|leaks?)\b
     | \bunless\s+overridden\b
     "

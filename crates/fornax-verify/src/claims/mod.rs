@@ -455,7 +455,13 @@ impl<'a> Doc<'a> {
             let CodeCat::Command(class) = &c.cat else {
                 continue;
             };
-            if !successes.iter().any(|s| s.start >= c.span.end) {
+            // "`cargo test` passes", or "passes (`cargo test`)".
+            let in_parens = self.depth.get(c.span.start).copied().unwrap_or(0)
+                > self.depth.get(region.start).copied().unwrap_or(0);
+            if !successes
+                .iter()
+                .any(|s| s.start >= c.span.end || in_parens && s.end <= c.span.start)
+            {
                 continue;
             }
             let target = ClaimTarget {
@@ -625,9 +631,11 @@ impl<'a> Doc<'a> {
                     .iter()
                     .any(|s| !self.lower[s.start..s.end].starts_with("build")));
         // "mypy type checks pass" is a lint claim, not a build claim.
-        let type_checker_named = ["mypy", "pyright", "pytype"]
-            .iter()
-            .any(|t| self.lower[region.start..region.end].contains(t));
+        let type_checker_named = ["mypy", "pyright", "pytype"].iter().any(|t| {
+            self.text[region.start..region.end]
+                .to_ascii_lowercase()
+                .contains(t)
+        });
         if build_words && !type_checker_named {
             kinds.push(ClaimSubject::BuildResult);
         }

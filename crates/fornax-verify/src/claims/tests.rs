@@ -53,6 +53,10 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
         "Fixed the two failing tests; the suite is green again.",
         &[TestResult],
     ),
+    ("The failing test is fixed and now passes.", &[TestResult]),
+    ("The two failing tests now pass.", &[TestResult]),
+    ("The suite passed locally (`pnpm test`).", &[TestResult]),
+    ("Type checking passes (`mypy --strict`).", &[LintResult]),
     // build_result
     ("It compiles cleanly.", &[BuildResult]),
     ("The build succeeds.", &[BuildResult]),
