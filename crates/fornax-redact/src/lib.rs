@@ -102,14 +102,6 @@ impl Redactor {
         message::redact(self, msg, counts);
     }
 
-    #[doc(hidden)]
-    pub fn debug_spans(&self, text: &str) -> Vec<(usize, usize, &'static str)> {
-        self.spans(text)
-            .into_iter()
-            .map(|s| (s.start, s.end, s.kind.as_str()))
-            .collect()
-    }
-
     /// Detections in `text` merged into non-overlapping spans (for whole-value decisions).
     pub(crate) fn spans(&self, text: &str) -> Vec<span::Span> {
         self.spans_with(text, Findings::default())

@@ -1,17 +1,23 @@
 //! Redacting a whole message through the model's own list of text fields.
 //!
-//! Fields of one message are often copies or pieces of one another: a shell call's `argv`
-//! and `env` are its `command` split into words, and a word alone (`-phunter2`, `hunter2`
-//! after `--password`) has lost the context that made it recognizable. So a message is
-//! redacted in two passes: the first redacts every field on its own and remembers what it
-//! found; the second replaces what was found wherever else it appears in the message.
+//! Fields of one message are often copies or pieces of one another, and a piece alone can
+//! lose the context that made its secret recognizable: a shell call's `argv` is its
+//! `command` split into words (`-phunter2` without `mysql`, `hunter2` without `--password`).
+//! So a message is redacted in three steps:
+//!
+//! 1. each invocation's words are joined back into one line and redacted with their context,
+//!    the result mapped back onto the words;
+//! 2. every text field is redacted on its own, and what was found is remembered;
+//! 3. what was found is replaced wherever else it appears in the message (when it is
+//!    distinctive enough that a plain word elsewhere cannot be mistaken for it).
 
 use fornax_types::text::{visit_message_text, TextVisitor};
-use fornax_types::IngestMessage;
+use fornax_types::{IngestMessage, Invocation, SemanticValue};
 use serde_json::Value;
 
 use crate::kind::PLACEHOLDER_PREFIX;
 use crate::pass::{Found, Pass};
+use crate::span::Span;
 use crate::{RedactionCounts, Redactor, SecretKind};
 
 /// Redacts each field on its own (the first pass).
@@ -69,6 +75,13 @@ pub(crate) fn redact(redactor: &Redactor, msg: &mut IngestMessage, counts: &mut 
             found: Some(&mut found),
         },
     };
+    if let IngestMessage::Item(item) = msg {
+        if let SemanticValue::ShellCall(call) = &mut item.semantic.value {
+            for invocation in &mut call.invocations {
+                redact_words(&mut detect.pass, invocation);
+            }
+        }
+    }
     visit_message_text(msg, &mut detect);
     visit_unlisted_text(msg, &mut detect);
     found.retain(|f| is_scrubbable(&f.text));
@@ -89,10 +102,61 @@ fn visit_unlisted_text(msg: &mut IngestMessage, visitor: &mut dyn TextVisitor) {
     }
 }
 
-/// Secrets too short or too common to replace by text alone are left to the detectors: a
-/// two-letter password would otherwise erase every word that contains it.
+/// Redacts an invocation's program and arguments as the command line they came from, so
+/// that a flag and its value (`-p` `hunter2`, `--password` `hunter2`) are judged together.
+/// Words with blanks are quoted in the line, as the shell had them.
+fn redact_words(pass: &mut Pass<'_>, invocation: &mut Invocation) {
+    let mut words: Vec<&mut String> = std::iter::once(&mut invocation.program)
+        .chain(invocation.argv.iter_mut())
+        .collect();
+    let mut line = String::new();
+    let mut ranges = Vec::with_capacity(words.len());
+    for word in &words {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        let quote = (word.is_empty() || word.contains(char::is_whitespace)).then(|| {
+            if word.contains('\'') {
+                '"'
+            } else {
+                '\''
+            }
+        });
+        line.extend(quote);
+        let start = line.len();
+        line.push_str(word);
+        ranges.push((start, line.len()));
+        line.extend(quote);
+    }
+    let spans = pass.redactor.spans(&line);
+    if spans.is_empty() {
+        return;
+    }
+    for (word, &(start, end)) in words.iter_mut().zip(&ranges) {
+        let local: Vec<Span> = spans
+            .iter()
+            .filter_map(|s| {
+                let (a, b) = (s.start.max(start), s.end.min(end));
+                (a < b).then(|| Span {
+                    start: a - start,
+                    end: b - start,
+                    kind: s.kind,
+                    quote: false,
+                })
+            })
+            .collect();
+        if !local.is_empty() {
+            pass.replace(word, &local);
+        }
+    }
+}
+
+/// Whether a found secret is distinctive enough to be replaced by its text alone: a plain
+/// short word (`test`, `root`) may well appear elsewhere in the message as itself.
 fn is_scrubbable(secret: &str) -> bool {
-    secret.len() >= 4
+    let distinctive = secret.len() >= 8
+        || (secret.len() >= 4 && secret.bytes().any(|b| !b.is_ascii_alphabetic()));
+    distinctive
         && !secret.starts_with(PLACEHOLDER_PREFIX)
         && !SecretKind::ALL
             .iter()

@@ -86,6 +86,7 @@ const LOOKALIKES: &[&str] = &[
     "Use the --password flag to set it interactively.",
     "mysql -u root -p app_production",
     "if (password.length < 12) { return { valid: false, reason: 'too short' }; }",
+    "printf(\"token: %d\\n\", token->val); log.info(\"password: %s\", masked)",
     "#[serde(rename = \"api_key\")]\n    pub api_key: Option<SecretString>,",
     "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\nRTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD\n-----END CERTIFICATE-----",
     "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n-----END PUBLIC KEY-----",

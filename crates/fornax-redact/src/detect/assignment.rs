@@ -223,6 +223,17 @@ fn flag(bytes: &[u8], name: &Name, raw: &str, class: NameClass, found: &mut Find
     if raw.len() > 3 && raw[..3].eq_ignore_ascii_case("no-") {
         return;
     }
+    // Flags are spelled in lower case (`--api-key`, `-password`); a single dash glued to
+    // mixed case or digits is a short flag with its value (`-pQx7secret`), handled per tool.
+    let lower = |b: &u8| b.is_ascii_lowercase() || matches!(b, b'-' | b'_' | b'.');
+    let spelled_as_flag = if name.dashes == 1 {
+        raw.bytes().all(|b| lower(&b))
+    } else {
+        raw.bytes().all(|b| lower(&b) || b.is_ascii_digit())
+    };
+    if !spelled_as_flag {
+        return;
+    }
     let mut v = name.end;
     match bytes.get(v) {
         Some(b'=') => v += 1,
@@ -587,7 +598,7 @@ fn push_bare(
     }
 }
 
-/// Values that are code (`os.environ["X"]`, `getpass()`, `password`), types (`string`),
+/// Values that are code (`os.environ["X"]`, `getpass()`, `password`, `%s`), types (`string`),
 /// literals (`null`, `true`), masks (`***`) or examples (`sk-...`, `your_key_here`), not secrets.
 fn is_code_or_placeholder(value: &[u8], name: &str) -> bool {
     let first_word_end = value
@@ -610,6 +621,8 @@ fn is_code_or_placeholder(value: &[u8], name: &str) -> bool {
             | b'.'
             | b'|'
             | b'>'
+            // A format directive (`printf("token: %d\n", ...)`).
+            | b'%'
     ) {
         return true;
     }

@@ -2,7 +2,7 @@
 //! `sshpass -p SECRET`, `redis-cli -a SECRET`, `curl -u user:SECRET`, ... A short flag means
 //! a password only for these tools (`-p` is a port for most others), so the program decides.
 
-use crate::bytes::{is_quote, is_reference};
+use crate::bytes::{contains_placeholder, is_quote, is_reference};
 use crate::span::Findings;
 use crate::SecretKind;
 
@@ -126,6 +126,10 @@ pub(crate) fn tool(bytes: &[u8], hit: usize, found: &mut Findings) {
                         b'%'
                     };
                     if let Some((start, end)) = value_of(bytes, &arg, flag, &mut args) {
+                        // `user:[REDACTED:...]`: the colon of a placeholder separates nothing.
+                        if contains_placeholder(&bytes[start..end]) {
+                            continue;
+                        }
                         if let Some(p) = bytes[start..end].iter().position(|&b| b == sep) {
                             push_value(bytes, (start + p + 1, end), found);
                         }
