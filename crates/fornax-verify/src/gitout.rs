@@ -249,7 +249,7 @@ fn push_events(output: &str) -> Vec<GitOutcomePayload> {
 pub fn sha_matches(a: &str, b: &str) -> bool {
     let (a, b) = (a.trim().to_ascii_lowercase(), b.trim().to_ascii_lowercase());
     let n = a.len().min(b.len());
-    n >= 4 && a[..n] == b[..n]
+    n >= 4 && a.as_bytes()[..n] == b.as_bytes()[..n]
 }
 
 #[cfg(test)]
@@ -384,5 +384,6 @@ mod tests {
         assert!(sha_matches("4E1D2C9", "4e1d2c9"));
         assert!(!sha_matches("a41c9e0", "a41c9e3"));
         assert!(!sha_matches("", "abc"));
+        assert!(!sha_matches("abcé123", "abc\u{e9}1"));
     }
 }

@@ -123,10 +123,24 @@ fn lines(text: &str) -> Vec<Line> {
             continue;
         }
         if trimmed.starts_with('|') {
+            // A table row is a block of its own (cells inside the outer pipes); the rule row
+            // under a header is nothing.
+            let lead = line.len() - trimmed.len();
+            let inner = trimmed.trim_end().trim_start_matches('|');
+            let inner = inner.strip_suffix('|').unwrap_or(inner);
+            let is_rule = inner
+                .chars()
+                .all(|c| matches!(c, '-' | ':' | '|' | ' ' | '\t'));
+            let content = if is_rule {
+                Span::new(start, start)
+            } else {
+                let inner_start = start + lead + 1;
+                Span::new(inner_start, inner_start + inner.len()).trim(text)
+            };
             out.push(Line {
-                content: Span::new(start, start),
+                content,
                 starts_block: true,
-                heading: false,
+                heading: true,
             });
             continue;
         }
@@ -400,12 +414,15 @@ mod tests {
     }
 
     #[test]
-    fn tables_are_skipped_and_spans_are_exact() {
-        let t = "| a | b |\n|---|---|\nDone.";
+    fn table_rows_are_sentences_and_spans_are_exact() {
+        let t = "| Check | Result |\n|---|:---:|\n| `cargo test` | 42 passed |\nDone.";
+        let got = sents(t);
+        assert_eq!(
+            got,
+            vec!["Check | Result", "`cargo test` | 42 passed", "Done."]
+        );
         let spans = sentences(t);
-        assert_eq!(spans.len(), 1);
-        assert_eq!(spans[0].slice(t), "Done.");
-        assert_eq!(&t[spans[0].start..spans[0].end], "Done.");
+        assert_eq!(&t[spans[2].start..spans[2].end], "Done.");
     }
 
     #[test]

@@ -105,6 +105,16 @@ pattern!(
     "
 );
 
+// Someone else's words: the user's, a ticket's, a document's.
+pattern!(
+    REPORTED,
+    r"(?x)
+    \b(?:you|the\s+user|user)\s+(?:said|say|asked|wrote|mentioned|claimed|reported|noted|stated|wanted|requested)\b
+    | \baccording\s+to\b
+    | \bthe\s+(?:task|issue|ticket|readme|docs?|documentation|spec|description|pr\s+description|changelog|prompt)\s+(?:says|said|claims|states|mentions|notes|reports)\b
+    "
+);
+
 // Text after these is a purpose or a description of what code does, not a report.
 pattern!(
     PURPOSE,
@@ -284,7 +294,7 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        let all: [&LazyLock<Regex>; 30] = [
+        let all: [&LazyLock<Regex>; 31] = [
             &OK_PHRASE,
             &NEUTRAL,
             &FAILURE,
@@ -294,6 +304,7 @@ mod tests {
             &HISTORY,
             &PURPOSE,
             &IMPERATIVE_START,
+            &REPORTED,
             &PASS_WORD,
             &PASS_NOT_FOLLOWED_BY,
             &PASSING,

@@ -429,9 +429,11 @@ impl<'a> Doc<'a> {
         if IMPERATIVE_START.is_match(head) {
             return (found, context);
         }
-        if [&*NEGATION, &*FAILURE, &*HEDGE, &*FUTURE, &*HISTORY]
-            .iter()
-            .any(|re| self.marker(re, region))
+        if [
+            &*NEGATION, &*FAILURE, &*HEDGE, &*FUTURE, &*HISTORY, &*REPORTED,
+        ]
+        .iter()
+        .any(|re| self.marker(re, region))
         {
             return (found, context);
         }

@@ -57,6 +57,7 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
     ("The two failing tests now pass.", &[TestResult]),
     ("The suite passed locally (`pnpm test`).", &[TestResult]),
     ("Type checking passes (`mypy --strict`).", &[LintResult]),
+    ("| `cargo test` | ✅ 42 passed |", &[TestResult]),
     // build_result
     ("It compiles cleanly.", &[BuildResult]),
     ("The build succeeds.", &[BuildResult]),
@@ -216,6 +217,9 @@ const NON_CLAIMS: &[&str] = &[
     "The most recent commit added a `notes.txt` file.",
     "Builds the lookup table from the parsed manifest on each scan.",
     "Builds and caches the index on startup.",
+    "You said \"all tests pass\", but the CI log shows a failure.",
+    "According to the README, the build is green on every platform.",
+    "| `npm run e2e` | ❌ 2 failing |",
     "Simplified the list to use the same pattern as `menu.ts`.",
     "Now imports from `./shared/border.ts` instead.",
     "**Removed the `Legacy` class** - see `app/new.ts` for the replacement",
