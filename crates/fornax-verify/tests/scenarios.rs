@@ -1050,3 +1050,57 @@ fn a_push_retried_after_a_rejection_counts_as_pushed() {
     let v = s.verify();
     assert_eq!(verdict(&v, "Pushed to `origin/main`"), Verdict::Verified);
 }
+
+/// The full judgement of one session, pinned: rationales are part of the product.
+#[test]
+fn rationales_snapshot() {
+    let mut s = Session::new(Provider::Codex, "0199snap");
+    s.tool(
+        "apply_patch",
+        json!({"input": "*** Begin Patch\n*** Update File: src/queue.rs\n*** End Patch"}),
+        Some((
+            "Success. Updated the following files:\nM src/queue.rs\n",
+            false,
+        )),
+    );
+    s.run("cargo test", 101, "test result: FAILED. 11 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.02s\n");
+    s.tool(
+        "apply_patch",
+        json!({"input": "*** Begin Patch\n*** Update File: src/queue.rs\n*** End Patch"}),
+        Some((
+            "Success. Updated the following files:\nM src/queue.rs\n",
+            false,
+        )),
+    );
+    s.run("cargo test -p queue", 0, "test result: ok. 12 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.02s\n");
+    s.run(
+        "cargo clippy -- -D warnings",
+        0,
+        "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.9s\n",
+    );
+    s.run(
+        "git commit -am \"queue: bound retries\"",
+        0,
+        "[main 3c4d5e6] queue: bound retries\n 1 file changed\n",
+    );
+    s.run("git push", 0, "Everything up-to-date\n");
+    s.answer("I updated `src/queue.rs`. All tests pass and clippy is clean. Committed as `3c4d5e6` and pushed to origin. I ran `cargo fmt`.");
+    let v = s.verify();
+    let judged: Vec<serde_json::Value> = v
+        .claims
+        .iter()
+        .zip(&v.findings)
+        .map(|(c, f)| {
+            json!({
+                "claim": c.id,
+                "subject": c.subject.as_str(),
+                "quote": c.text,
+                "verdict": f.verdict.as_str(),
+                "rule": f.rule,
+                "evidence": f.evidence,
+                "rationale": f.rationale,
+            })
+        })
+        .collect();
+    insta::assert_json_snapshot!(judged);
+}
