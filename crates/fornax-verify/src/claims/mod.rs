@@ -121,11 +121,26 @@ pub fn extract_from_text(text: &str) -> Vec<ExtractedClaim> {
             continue;
         }
         let mut previous: Option<ClauseContext> = None;
-        for clause in doc.clauses(sentence) {
+        let clauses = doc.clauses(sentence);
+        for (i, &(clause, contrast)) in clauses.iter().enumerate() {
             let (claims, context) = doc.analyze(clause, previous.as_ref());
+            let taken_back = contrast
+                && clauses
+                    .get(i + 1)
+                    .is_some_and(|(next, _)| doc.taken_back(clause, *next));
             out.extend(
                 claims
                     .into_iter()
+                    .filter(|(subject, _, _)| {
+                        !(taken_back
+                            && matches!(
+                                subject,
+                                ClaimSubject::TestResult
+                                    | ClaimSubject::BuildResult
+                                    | ClaimSubject::LintResult
+                                    | ClaimSubject::CommandSucceeded
+                            ))
+                    })
                     .map(|(subject, span, target)| ExtractedClaim {
                         sentence_index: index,
                         subject,
@@ -163,6 +178,8 @@ struct Code {
 #[derive(Debug, Clone, Default)]
 struct ClauseContext {
     kinds: Vec<ClaimSubject>,
+    /// Subjects named, with or without a success predicate.
+    mentioned: Vec<ClaimSubject>,
     commands: Vec<usize>,
     tool: Option<String>,
 }
@@ -357,7 +374,9 @@ impl<'a> Doc<'a> {
         .any(|re| self.marker(re, span))
     }
 
-    fn clauses(&self, sentence: Span) -> Vec<Span> {
+    /// The clauses of a sentence, each with whether a contrast ("but", "while", "although")
+    /// joins it to the next one.
+    fn clauses(&self, sentence: Span) -> Vec<(Span, bool)> {
         static SEPARATOR: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
             Regex::new(r";\s+|\s+[—–-]\s+|\s+--\s+|:\s+|,\s+(?:and|but|while|whereas|although|though|so|plus|then|yet)\s+|\s+(?:and|but|then|yet|plus)\s+")
                 .expect("valid regex")
@@ -395,12 +414,55 @@ impl<'a> Doc<'a> {
                 });
             if *hard || (!coordinated_path && self.has_predicate(left) && self.has_predicate(right))
             {
-                out.push(left.trim(self.text));
+                let sep = &self.lower[m.start..m.end];
+                let contrast = ["but", "while", "whereas", "although", "though", "yet"]
+                    .iter()
+                    .any(|w| sep.split(|c: char| !c.is_alphanumeric()).any(|t| t == *w));
+                out.push((left.trim(self.text), contrast));
                 cur = m.end;
             }
         }
-        out.push(Span::new(cur, sentence.end).trim(self.text));
-        out.into_iter().filter(|s| !s.is_empty()).collect()
+        out.push((Span::new(cur, sentence.end).trim(self.text), false));
+        out.into_iter().filter(|(s, _)| !s.is_empty()).collect()
+    }
+
+    /// Subjects a clause talks about, whether or not it claims success.
+    fn mentioned_kinds(&self, region: Span) -> Vec<ClaimSubject> {
+        let has = |re: &Regex| !self.matches(re, region).is_empty();
+        let mut kinds = Vec::new();
+        let code_kind = |k: CommandKind| {
+            self.codes_in(region)
+                .iter()
+                .any(|&ci| matches!(&self.code[ci].cat, CodeCat::Command(c) if c.kind == k))
+        };
+        if has(&TEST_WORD) || code_kind(CommandKind::Test) {
+            kinds.push(ClaimSubject::TestResult);
+        }
+        if has(&BUILD_WORD) || code_kind(CommandKind::Build) {
+            kinds.push(ClaimSubject::BuildResult);
+        }
+        if has(&LINT_WORD) || code_kind(CommandKind::Lint) {
+            kinds.push(ClaimSubject::LintResult);
+        }
+        kinds
+    }
+
+    /// "X passes locally but fails in CI": the second clause takes the success back.
+    fn taken_back(&self, clause: Span, next: Span) -> bool {
+        if !self.marker(&FAILURE, next) {
+            return false;
+        }
+        let here = self.mentioned_kinds(clause);
+        let there = self.mentioned_kinds(next);
+        if there.is_empty() {
+            return true;
+        }
+        let scope = |span: Span| suite_scope_word(&self.lower[span.start..span.end]);
+        let (a, b) = (scope(clause), scope(next));
+        if a.is_some() && b.is_some() && a != b {
+            return false;
+        }
+        here.iter().any(|k| there.contains(k))
     }
 
     fn codes_in(&self, span: Span) -> Vec<usize> {
@@ -438,6 +500,7 @@ impl<'a> Doc<'a> {
             return (found, context);
         }
         let codes = self.codes_in(region);
+        context.mentioned = self.mentioned_kinds(region);
         let successes = self.successes(region);
         let tool = self.tool_named(region);
         context.tool = tool.clone();
@@ -524,8 +587,22 @@ impl<'a> Doc<'a> {
         // 3. Test, build and lint claims in words: "all tests pass", "the build is green".
         if command_claimed.is_empty() && !successes.is_empty() {
             let kinds = self.word_subjects(region, &successes);
-            let kinds = if kinds.is_empty() && self.marker(&PRONOUN, region) {
-                previous.map(|p| p.kinds.clone()).unwrap_or_default()
+            // "it passes", or a bare "green." after "Re-ran `pytest`:" refer to the previous
+            // clause's subject.
+            let fragment = self.lower[region.start..region.end]
+                .split_whitespace()
+                .count()
+                <= 3;
+            let kinds = if kinds.is_empty() && (self.marker(&PRONOUN, region) || fragment) {
+                previous
+                    .map(|p| {
+                        if p.kinds.is_empty() {
+                            p.mentioned.clone()
+                        } else {
+                            p.kinds.clone()
+                        }
+                    })
+                    .unwrap_or_default()
             } else {
                 kinds
             };
@@ -542,7 +619,7 @@ impl<'a> Doc<'a> {
                 ));
             }
             context.kinds = kinds;
-            if context.kinds.is_empty() && self.marker(&PRONOUN, region) {
+            if context.kinds.is_empty() && (self.marker(&PRONOUN, region) || fragment) {
                 // "I ran `cargo test` and it passed": the pronoun names the command.
                 if let Some(p) = previous {
                     for &ci in &p.commands {
@@ -956,6 +1033,27 @@ fn categorize(inner: &str) -> CodeCat {
         return CodeCat::TestName;
     }
     CodeCat::Other
+}
+
+/// Which part of a suite words name: `unit`, `integration`, `e2e`.
+fn suite_scope_word(lower: &str) -> Option<&'static str> {
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .collect();
+    if words.iter().any(|w| {
+        matches!(
+            *w,
+            "e2e" | "end-to-end" | "playwright" | "cypress" | "browser"
+        )
+    }) {
+        Some("e2e")
+    } else if words.contains(&"integration") {
+        Some("integration")
+    } else if words.contains(&"unit") {
+        Some("unit")
+    } else {
+        None
+    }
 }
 
 /// JavaScript libraries whose names look like file names.

@@ -58,6 +58,17 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
     ("The suite passed locally (`pnpm test`).", &[TestResult]),
     ("Type checking passes (`mypy --strict`).", &[LintResult]),
     ("| `cargo test` | ✅ 42 passed |", &[TestResult]),
+    (
+        "Tests pass on my machine, but I haven't run the benchmarks.",
+        &[TestResult],
+    ),
+    (
+        "Unit tests pass, but the e2e suite still fails on the sandbox.",
+        &[TestResult],
+    ),
+    ("The build passes, but two tests fail.", &[BuildResult]),
+    ("Re-ran `pytest`: green.", &[CommandExecuted, TestResult]),
+    ("Ran the linters: no issues.", &[LintResult]),
     // build_result
     ("It compiles cleanly.", &[BuildResult]),
     ("The build succeeds.", &[BuildResult]),
@@ -217,6 +228,9 @@ const NON_CLAIMS: &[&str] = &[
     "The most recent commit added a `notes.txt` file.",
     "Builds the lookup table from the parsed manifest on each scan.",
     "Builds and caches the index on startup.",
+    "The test suite passes on main but fails on this branch.",
+    "`make test` passes locally, but it fails in CI.",
+    "All tests pass, but the e2e suite still fails on the sandbox.",
     "You said \"all tests pass\", but the CI log shows a failure.",
     "According to the README, the build is green on every platform.",
     "| `npm run e2e` | ❌ 2 failing |",
