@@ -10,23 +10,43 @@
 //! What it finds: private key blocks; AWS, GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic,
 //! Google, npm and PyPI tokens by their formats; JWTs; `Authorization` values; passwords in
 //! URLs; values assigned to secret-named variables, keys and flags in env files, shell, YAML,
-//! JSON, TOML, code and command lines (short values too); passwords given to known tools as
-//! short flags; and random-looking tokens judged by measured entropy.
+//! JSON, TOML, XML, code and command lines (short values too); passwords given to known tools
+//! as short flags (`mysql -pX`, `sshpass -p X`, `curl -u user:X`, ...); and random-looking
+//! tokens judged by measured entropy.
+//!
+//! How: one Aho-Corasick pass over short trigger literals hands each hit to a local check,
+//! and one byte-class pass measures entropy on runs of token characters long enough to be
+//! credentials (the `detect` module). Most text has neither, and costs only the two scans.
 //!
 //! # Invariants
 //!
 //! * Never stores, logs, returns or counts a secret: counts are numbers per kind, and the
 //!   placeholder carries only the kind.
 //! * Never damages what is not a secret: text outside a detected span is copied byte for
-//!   byte (whitespace, line breaks, git SHAs, UUIDs, paths, digests, base64 image data).
-//!   Assignments keep their name and operator (`API_KEY=[REDACTED:secret_assignment]`).
-//! * Idempotent: redacting redacted text changes nothing (placeholders are never matched).
+//!   byte (whitespace, line breaks, git SHAs, UUIDs, paths, digests, versions, base64 image
+//!   data, test output). Assignments keep their name and operator
+//!   (`API_KEY=[REDACTED:secret_assignment]`), URLs their user and host, `Authorization`
+//!   values their scheme. Identifiers of the model (ids, keys, record references) are not text
+//!   and are never visited.
+//! * Idempotent: redacting redacted text changes nothing. Placeholders are never matched, and
+//!   no detection reads context that an earlier detection replaced.
 //! * Placeholders are JSON-safe: writing one inside a JSON, YAML or shell string needs no
 //!   escaping.
-//! * Total: any input, however large or malformed, is processed without panicking, in time
-//!   linear in its length; text without a candidate is returned without allocating.
+//! * Total: any input, however large, deep or malformed, is processed without panicking, in
+//!   time linear in its length; text without a candidate is returned without allocating.
 //! * No I/O, no printing, no global state: a `Redactor` is immutable and shareable across
 //!   threads.
+//!
+//! # Known limits
+//!
+//! * A secret written in prose without an assignment shape or a known format
+//!   (`my password is hunter2`) is not found, nor one shorter than 20 characters that has no
+//!   name, flag or format to recognize it by. `name: value` in the middle of a line is taken
+//!   only when the value looks like a credential (letters and digits, eight or more).
+//! * Entropy misses some random tokens that happen to read as words (about 4% of random
+//!   24-character base62 tokens, under 1% from 40 characters) and all-hexadecimal secrets
+//!   (which look like digests).
+//! * Short single-dash flags mean a password only for the tools listed in `detect::cli`.
 
 mod bytes;
 mod counts;

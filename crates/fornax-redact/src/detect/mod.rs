@@ -9,6 +9,7 @@ mod assignment;
 mod authorization;
 mod cli;
 pub(crate) mod entropy;
+mod literal;
 mod pem;
 mod provider;
 mod url;
@@ -20,8 +21,8 @@ use crate::bytes::contains_placeholder;
 use crate::span::Findings;
 use provider::Family;
 
-pub(crate) use assignment::is_placeholder_word;
 pub(crate) use authorization::header_value as authorization_value;
+pub(crate) use literal::is_placeholder_word;
 
 /// What a trigger literal hands its hit to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
