@@ -252,6 +252,19 @@ fn run_outcome(run: &Run, idx: Option<usize>, kind: Option<CommandKind>) -> Judg
                     detail: notes.join("; "),
                 };
             }
+            // A heuristic 0 (assumed from a call not marked failed) is weaker than an output
+            // that shows the build or lint failing.
+            if s == EvidenceStrength::Heuristic
+                && matches!(kind, Some(CommandKind::Build | CommandKind::Lint))
+            {
+                if let Some(Reading::Failed(line)) = reading {
+                    notes.push(format!("but the output shows `{line}`"));
+                    return Judged {
+                        outcome: Outcome::Fail,
+                        detail: notes.join("; "),
+                    };
+                }
+            }
             if kind == Some(CommandKind::Lint) {
                 if let Some(w) = &run.lint_warning {
                     // Exit 0 with warnings: not the clean result a lint claim describes.
@@ -376,20 +389,29 @@ impl Verdicts<'_> {
     }
 
     /// The latest file modification (successful or of unknown outcome) the claim can see.
+    /// The latest file modification the claim can see that may change a command's result:
+    /// successful or of unknown outcome, and not a documentation-only file.
     fn last_modification(&self) -> Option<&Change> {
         self.obs
             .changes
             .iter()
-            .filter(|c| self.at.sees(c.pos) && c.succeeded != Some(false))
+            .filter(|c| {
+                self.at.sees(c.pos) && c.succeeded != Some(false) && !is_documentation(&c.path)
+            })
             .max_by_key(|c| c.pos)
     }
 
-    /// The first visible modification after `pos`.
+    /// The first such modification after `pos`.
     fn modification_after(&self, pos: usize) -> Option<&Change> {
         self.obs
             .changes
             .iter()
-            .filter(|c| self.at.sees(c.pos) && c.succeeded != Some(false) && c.pos > pos)
+            .filter(|c| {
+                self.at.sees(c.pos)
+                    && c.succeeded != Some(false)
+                    && c.pos > pos
+                    && !is_documentation(&c.path)
+            })
             .min_by_key(|c| c.pos)
     }
 
@@ -1225,6 +1247,21 @@ fn compiles_first(tool: &str) -> bool {
             | "haskell-test"
             | "zig-test"
     )
+}
+
+/// Prose files whose edits cannot change a test, build or lint result (README, CHANGELOG,
+/// `docs/*.md`); editing them does not make earlier runs stale.
+fn is_documentation(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let lower = name.to_ascii_lowercase();
+    let ext = lower.rsplit_once('.').map(|(_, e)| e);
+    matches!(ext, Some("md" | "mdx" | "rst" | "adoc" | "txt"))
+        && !lower.starts_with("requirements")
+        && !lower.starts_with("cmakelists")
+        || matches!(
+            lower.as_str(),
+            "license" | "licence" | "authors" | "changelog" | "notice" | "contributors"
+        )
 }
 
 /// Commands that only read files (so mentioning a file does not write it).

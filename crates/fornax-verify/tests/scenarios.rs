@@ -1104,3 +1104,103 @@ fn rationales_snapshot() {
         .collect();
     insta::assert_json_snapshot!(judged);
 }
+
+#[test]
+fn documentation_edits_do_not_make_runs_stale() {
+    let mut s = Session::new(Provider::ClaudeCode, "docs");
+    s.edit("/w/a/src/lib.rs");
+    s.run_flagged("cargo test", false, CARGO_OK);
+    s.edit("/w/a/CHANGELOG.md");
+    s.edit("/w/a/docs/usage.md");
+    s.answer("All tests pass. I updated `CHANGELOG.md`.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "All tests pass"), Verdict::Verified);
+    assert_eq!(verdict(&v, "I updated `CHANGELOG.md`"), Verdict::Verified);
+}
+
+#[test]
+fn each_loop_is_judged_when_its_answer_was_given() {
+    let mut s = Session::new(Provider::Codex, "loops");
+    s.user("Fix the parser.");
+    s.edit("/w/p/src/parse.rs");
+    s.run("cargo test", 0, CARGO_OK);
+    s.answer("Fixed; all tests pass.");
+    s.user("Now rename the module.");
+    s.edit("/w/p/src/lib.rs");
+    s.run("cargo test", 101, "test result: FAILED. 16 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.02s\n");
+    s.answer("Renamed the module. The tests are green.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "all tests pass"), Verdict::Verified);
+    assert_eq!(verdict(&v, "The tests are green"), Verdict::Contradicted);
+}
+
+#[test]
+fn a_claim_made_before_the_run_is_not_contradicted_by_it() {
+    let mut s = Session::new(Provider::Codex, "early");
+    s.say("The build is green, so next I run the tests.");
+    s.run(
+        "cargo build",
+        101,
+        "error[E0425]: cannot find value `cfg`\n",
+    );
+    s.answer("Stopping here.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "The build is green"), Verdict::Unverified);
+}
+
+#[test]
+fn outputs_without_call_ids_pair_by_order() {
+    let mut s = Session::new(Provider::ClaudeCode, "old-hooks");
+    for (cmd, text, failed) in [
+        ("pytest", "1 failed, 9 passed in 0.3s", true),
+        ("pytest", "10 passed in 0.3s", false),
+    ] {
+        s.push(
+            Role::AgentToolCallShell,
+            SemanticValue::ShellCall(ShellCallValue {
+                call_id: None,
+                tool_name: "Bash".into(),
+                command: cmd.into(),
+                invocations: Vec::new(),
+                cwd: None,
+                timeout_ms: None,
+            }),
+        );
+        s.push(
+            Role::ToolOutput,
+            SemanticValue::ToolOutput(ToolOutputValue {
+                call_id: None,
+                tool_name: Some("Bash".into()),
+                text: Some(TextValue::full(text)),
+                stderr: None,
+                exit_code: None,
+                failed: Some(failed),
+                interrupted: None,
+                duration_ms: None,
+                runtime_truncated: None,
+            }),
+        );
+    }
+    s.answer("All 10 tests pass.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "All 10 tests pass"), Verdict::Verified);
+}
+
+#[test]
+fn a_heuristic_success_loses_to_a_compile_error_in_the_output() {
+    let mut s = Session::new(Provider::ClaudeCode, "weak");
+    s.run_flagged("cargo build", false, "   Compiling kiln v0.3.0\nerror[E0308]: mismatched types\n --> src/a.rs:3:9\nerror: could not compile `kiln` due to 1 previous error\n");
+    s.answer("The build succeeds.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "The build succeeds"), Verdict::Contradicted);
+    // A structural exit 0 is the runtime's own word.
+    let mut s = Session::new(Provider::Codex, "strong");
+    s.run(
+        "cargo build",
+        0,
+        "   Compiling kiln v0.3.0\n    Finished `dev` profile in 3.1s\n",
+    );
+    s.answer("The build succeeds.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "The build succeeds"), Verdict::Verified);
+}
