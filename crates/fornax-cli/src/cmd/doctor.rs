@@ -37,9 +37,42 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
     } else {
         None
     };
+    let exe = std::env::current_exe().ok();
+    let daemon = fornax_daemon::request(
+        &ctx.home,
+        &json!({"op": "status"}),
+        std::time::Duration::from_secs(1),
+    )
+    .ok();
+    let socket = fornax_daemon::socket_path(&ctx.home);
+    let socket_mode = {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(&socket)
+            .ok()
+            .map(|m| format!("{:o}", m.permissions().mode() & 0o777))
+    };
+    let last_event = std::fs::read_dir(ctx.spool_dir())
+        .ok()
+        .and_then(|rd| {
+            rd.filter_map(Result::ok)
+                .filter_map(|e| e.metadata().ok()?.modified().ok())
+                .max()
+        })
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| fornax_ingest::clock::format_unix_millis(d.as_millis() as i64));
     let report = json!({
         "version": env!("CARGO_PKG_VERSION"),
         "home": ctx.home.display().to_string(),
+        "binary": exe.as_ref().map(|p| p.display().to_string()),
+        "binary_valid": exe.as_ref().is_some_and(|p| p.is_file()),
+        "agents": super::install::agent_states(),
+        "daemon": {
+            "running": daemon.is_some(),
+            "status": daemon,
+            "socket": socket.display().to_string(),
+            "socket_mode": socket_mode,
+        },
+        "last_event_received": last_event,
         "adapters": adapters,
         "store": store,
         "spool_bytes": spool_bytes(ctx),
@@ -52,6 +85,46 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
         "fornax {} · home {}",
         env!("CARGO_PKG_VERSION"),
         ctx.home.display()
+    ));
+    output::heading("Agents");
+    for a in report["agents"].as_array().into_iter().flatten() {
+        output::line(&format!(
+            "  {:<9} {:<40} {}",
+            a["agent"].as_str().unwrap_or(""),
+            a["transport"].as_str().unwrap_or(""),
+            if a["installed"] == true {
+                "connected".to_string()
+            } else {
+                format!(
+                    "not installed (fornax install {})",
+                    a["agent"].as_str().unwrap_or("")
+                )
+            }
+        ));
+    }
+    output::line(&format!(
+        "  binary {} ({})",
+        report["binary"].as_str().unwrap_or("?"),
+        if report["binary_valid"] == true {
+            "ok"
+        } else {
+            "missing"
+        }
+    ));
+    match &report["daemon"]["status"] {
+        serde_json::Value::Null => output::line(
+            "  daemon: not running (hooks spool; `fornax scan` or `fornax daemon start` ingests)",
+        ),
+        s => output::line(&format!(
+            "  daemon: running, pid {} · socket {} mode {}",
+            s["pid"],
+            report["daemon"]["socket"].as_str().unwrap_or(""),
+            report["daemon"]["socket_mode"].as_str().unwrap_or("?")
+        )),
+    }
+    output::line(&format!(
+        "  last event received: {}",
+        report["last_event_received"].as_str().unwrap_or("none")
     ));
     output::heading("Adapters and what each transport can observe");
     for a in &adapters {

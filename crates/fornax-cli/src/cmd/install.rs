@@ -193,3 +193,46 @@ fn run(ctx: &Context, args: InstallArgs, action: Action) -> Result<(), CliError>
     report::print(ctx, &outcome);
     Ok(())
 }
+
+/// Whether each agent is connected, as `doctor` reports it: a dry run of `install` that would
+/// change nothing means installed.
+pub(crate) fn agent_states() -> Vec<serde_json::Value> {
+    let Ok(places) = Places::resolve() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let claude_path = claude::user_settings(&places);
+    let claude = match claude::run(&claude_path, Action::Install, atomic::Mode::DryRun) {
+        Ok(o) => {
+            serde_json::json!({"agent": "claude", "transport": "hooks", "installed": !o.changed, "config": claude_path.display().to_string()})
+        }
+        Err(_) => {
+            serde_json::json!({"agent": "claude", "transport": "hooks", "installed": false, "config": claude_path.display().to_string(), "problem": "settings file unreadable"})
+        }
+    };
+    out.push(claude);
+    let opencode = match opencode::run(&places, false, Action::Install, atomic::Mode::DryRun) {
+        Ok(o) => {
+            serde_json::json!({"agent": "opencode", "transport": "plugin", "installed": !o.changed})
+        }
+        Err(_) => {
+            serde_json::json!({"agent": "opencode", "transport": "plugin", "installed": false, "problem": "plugin folder unreadable"})
+        }
+    };
+    out.push(opencode);
+    for (agent, root) in [
+        ("codex", ".codex/sessions"),
+        ("pi", ".pi/agent/sessions"),
+        ("gemini", ".gemini/tmp"),
+    ] {
+        let dir = places.home.join(root);
+        out.push(serde_json::json!({
+            "agent": agent,
+            "transport": "file tailing (no configuration needed)",
+            "installed": true,
+            "sessions_folder": dir.display().to_string(),
+            "sessions_folder_exists": dir.is_dir(),
+        }));
+    }
+    out
+}

@@ -1,0 +1,234 @@
+//! The live path with real processes, a real socket and temp homes.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn fornax(home: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_fornax"));
+    c.env("FORNAX_HOME", home).env("NO_COLOR", "1");
+    c
+}
+
+fn json(home: &Path, args: &[&str]) -> serde_json::Value {
+    let out = fornax(home).args(args).arg("--json").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn hook(home: &Path, payload: &serde_json::Value) {
+    let mut child = fornax(home)
+        .args(["hook", "claude"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+}
+
+fn query(home: &Path, sql: &str) -> i64 {
+    json(home, &["query", sql])["rows"][0][0].as_i64().unwrap()
+}
+
+struct Daemon<'a>(&'a Path);
+
+impl Drop for Daemon<'_> {
+    fn drop(&mut self) {
+        let _ = fornax(self.0).args(["daemon", "stop"]).output();
+    }
+}
+
+#[test]
+fn start_status_stop_and_a_stale_socket() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    std::fs::create_dir_all(home).unwrap();
+    // A socket file left by a daemon that died.
+    drop(std::os::unix::net::UnixListener::bind(home.join("fornax.sock")).unwrap());
+    assert!(!json(home, &["daemon", "status"])["running"]
+        .as_bool()
+        .unwrap());
+    let _guard = Daemon(home);
+    let started = json(home, &["daemon", "start"]);
+    assert_eq!(started["running"], true);
+    for key in ["pid", "socket", "spool_bytes", "uptime_s"] {
+        assert!(started.get(key).is_some(), "status lacks {key}: {started}");
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(home.join("fornax.sock"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o600);
+    let again = json(home, &["daemon", "start"]);
+    assert_eq!(again["pid"], started["pid"], "one daemon per home");
+    // A second instance refuses to run.
+    let out = fornax(home).args(["daemon", "run"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already runs"));
+    let stopped = json(home, &["daemon", "stop"]);
+    assert_eq!(stopped["stopped"], true);
+    assert!(!home.join("fornax.sock").exists());
+}
+
+#[test]
+fn every_event_is_stored_exactly_once_across_sigkills() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path().to_path_buf();
+    let _guard = Daemon(&home);
+    json(&home, &["daemon", "start"]);
+    const EVENTS: usize = 1000;
+    let sender = {
+        let home = home.clone();
+        std::thread::spawn(move || {
+            for i in 0..EVENTS {
+                hook(
+                    &home,
+                    &serde_json::json!({
+                        "session_id": format!("kill-test-{}", i % 7),
+                        "cwd": "/tmp/project",
+                        "hook_event_name": "PreToolUse",
+                        "tool_name": "Bash",
+                        "tool_input": {"command": format!("echo {i}")},
+                        "tool_use_id": format!("toolu_{i:05}"),
+                    }),
+                );
+            }
+        })
+    };
+    // Kill the daemon with SIGKILL at a few points while events arrive, and restart it.
+    let mut kills = 0;
+    let deadline = Instant::now() + Duration::from_secs(600);
+    while !sender.is_finished() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(700 + 300 * kills));
+        let status = json(&home, &["daemon", "status"]);
+        if let Some(pid) = status["pid"].as_u64() {
+            let killed = Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .status()
+                .unwrap();
+            assert!(killed.success());
+            kills += 1;
+            std::thread::sleep(Duration::from_millis(50));
+            json(&home, &["daemon", "start"]);
+        }
+        if kills >= 4 {
+            break;
+        }
+    }
+    sender.join().unwrap();
+    assert!(kills > 0, "the daemon was never killed mid-stream");
+    let stopped = json(&home, &["daemon", "stop"]);
+    assert_eq!(stopped["stopped"], true);
+    assert_eq!(query(&home, "SELECT COUNT(*) FROM record"), EVENTS as i64);
+    assert_eq!(
+        query(&home, "SELECT COUNT(*) FROM item WHERE key LIKE 'call:%'"),
+        EVENTS as i64
+    );
+    assert_eq!(
+        query(&home, "SELECT COUNT(DISTINCT native_id) FROM session"),
+        7
+    );
+}
+
+#[test]
+fn concurrent_sessions_are_never_mixed() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path().to_path_buf();
+    let _guard = Daemon(&home);
+    json(&home, &["daemon", "start"]);
+    const SESSIONS: usize = 32;
+    let threads: Vec<_> = (0..SESSIONS)
+        .map(|n| {
+            let home = home.clone();
+            std::thread::spawn(move || {
+                let session = format!("3{n:07}-aaaa-4bbb-8ccc-{n:012}");
+                let base = |event: &str| serde_json::json!({"session_id": session, "cwd": format!("/tmp/p{n}"), "hook_event_name": event});
+                let mut start = base("SessionStart");
+                start["source"] = "startup".into();
+                hook(&home, &start);
+                let mut prompt = base("UserPromptSubmit");
+                prompt["prompt"] = format!("task {n}").into();
+                hook(&home, &prompt);
+                let call = format!("toolu_{n:04}");
+                let mut pre = base("PreToolUse");
+                pre["tool_name"] = "Bash".into();
+                pre["tool_input"] = serde_json::json!({"command": "cargo test"});
+                pre["tool_use_id"] = call.clone().into();
+                hook(&home, &pre);
+                if n % 2 == 0 {
+                    let mut fail = base("PostToolUseFailure");
+                    fail["tool_name"] = "Bash".into();
+                    fail["tool_input"] = serde_json::json!({"command": "cargo test"});
+                    fail["tool_use_id"] = call.into();
+                    fail["error"] = "Exit code 101\ntest result: FAILED. 3 passed; 1 failed; 0 ignored".into();
+                    hook(&home, &fail);
+                } else {
+                    let mut ok = base("PostToolUse");
+                    ok["tool_name"] = "Bash".into();
+                    ok["tool_input"] = serde_json::json!({"command": "cargo test"});
+                    ok["tool_use_id"] = call.into();
+                    ok["tool_response"] = serde_json::json!({"stdout": "test result: ok. 4 passed; 0 failed; 0 ignored", "stderr": "", "interrupted": false, "isImage": false});
+                    hook(&home, &ok);
+                }
+                let mut stop = base("Stop");
+                stop["stop_hook_active"] = false.into();
+                stop["last_assistant_message"] = format!("Task {n} is done and all tests pass.").into();
+                hook(&home, &stop);
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    json(&home, &["daemon", "stop"]);
+    let findings = json(&home, &["findings"]);
+    let findings = findings["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), SESSIONS, "{findings:#?}");
+    for f in findings {
+        let native = f["session"]["native_id"].as_str().unwrap();
+        let n: usize = native[1..8].parse().unwrap();
+        assert!(
+            f["claim"]["text"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("Task {n} ")),
+            "claims stay in their session"
+        );
+        let expected = if n % 2 == 0 {
+            "CONTRADICTED"
+        } else {
+            "VERIFIED"
+        };
+        assert_eq!(f["verdict"], expected, "session {native}: {f:#}");
+    }
+    // Each session holds exactly its own five facts.
+    assert_eq!(
+        query(
+            &home,
+            "SELECT MAX(c) FROM (SELECT COUNT(*) c FROM item GROUP BY session_id)"
+        ),
+        5
+    );
+    assert_eq!(
+        query(
+            &home,
+            "SELECT MIN(c) FROM (SELECT COUNT(*) c FROM item GROUP BY session_id)"
+        ),
+        5
+    );
+}
