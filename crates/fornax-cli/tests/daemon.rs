@@ -232,3 +232,75 @@ fn concurrent_sessions_are_never_mixed() {
         5
     );
 }
+
+fn hook_output(home: &Path, payload: &serde_json::Value) -> String {
+    let mut child = fornax(home)
+        .args(["hook", "claude"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn opt_in_intervention_blocks_a_contradicted_stop_once() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path().to_path_buf();
+    std::fs::write(home.join("config.toml"), "[intervene]\nenabled = true\n").unwrap();
+    let _guard = Daemon(&home);
+    json(&home, &["daemon", "start"]);
+    let session = "5e1f0a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b";
+    let base = |event: &str| serde_json::json!({"session_id": session, "cwd": "/tmp/x", "hook_event_name": event});
+    let mut start = base("SessionStart");
+    start["source"] = "startup".into();
+    hook(&home, &start);
+    let mut prompt = base("UserPromptSubmit");
+    prompt["prompt"] = "fix it".into();
+    hook(&home, &prompt);
+    let mut pre = base("PreToolUse");
+    pre["tool_name"] = "Bash".into();
+    pre["tool_input"] = serde_json::json!({"command": "pytest"});
+    pre["tool_use_id"] = "toolu_i1".into();
+    hook(&home, &pre);
+    let mut fail = base("PostToolUseFailure");
+    fail["tool_name"] = "Bash".into();
+    fail["tool_input"] = serde_json::json!({"command": "pytest"});
+    fail["tool_use_id"] = "toolu_i1".into();
+    fail["error"] = "Exit code 1\n===== 2 failed, 10 passed in 0.3s =====".into();
+    hook(&home, &fail);
+    let mut stop = base("Stop");
+    stop["stop_hook_active"] = false.into();
+    stop["last_assistant_message"] = "Fixed. All tests pass.".into();
+    let first = hook_output(&home, &stop);
+    let decision: serde_json::Value = serde_json::from_str(first.trim()).expect("a block decision");
+    assert_eq!(decision["decision"], "block");
+    assert!(
+        decision["reason"].as_str().unwrap().contains("pytest"),
+        "{decision}"
+    );
+    // Claude is continuing because of our hook: never block again then.
+    stop["stop_hook_active"] = true.into();
+    assert_eq!(hook_output(&home, &stop), "");
+    // At most once per claim.
+    stop["stop_hook_active"] = false.into();
+    assert_eq!(hook_output(&home, &stop), "");
+}
+
+#[test]
+fn intervention_is_off_by_default() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path().to_path_buf();
+    let _guard = Daemon(&home);
+    json(&home, &["daemon", "start"]);
+    let stop = serde_json::json!({"session_id": "s", "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "All tests pass."});
+    assert_eq!(hook_output(&home, &stop), "");
+}

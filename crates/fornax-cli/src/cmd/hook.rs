@@ -82,6 +82,17 @@ fn spool_path(home: &std::path::Path) -> PathBuf {
     spool::spool_file(&home.join("spool"), &fornax_ingest::clock::today())
 }
 
+/// The fields of a Claude Code hook payload the hook itself acts on.
+#[derive(serde::Deserialize)]
+struct HookHead {
+    #[serde(default)]
+    hook_event_name: Option<serde_json::Value>,
+    #[serde(default)]
+    session_id: Option<serde_json::Value>,
+    #[serde(default)]
+    stop_hook_active: Option<serde_json::Value>,
+}
+
 fn claude(home: &std::path::Path) -> anyhow::Result<()> {
     let mut input = String::new();
     std::io::stdin()
@@ -91,12 +102,48 @@ fn claude(home: &std::path::Path) -> anyhow::Result<()> {
     if payload.is_empty() {
         return Ok(());
     }
-    // Keep the agent's bytes; only check they are one JSON value.
-    serde_json::from_str::<serde::de::IgnoredAny>(payload)?;
+    // Keep the agent's bytes; only read the few fields the hook acts on.
+    let head: HookHead = serde_json::from_str(payload)?;
     let line = spool::envelope_line("claude-hook", &fornax_ingest::clock::now_rfc3339(), payload);
     create_private_dir(home)?;
     spool::append(&spool_path(home), &[line], spool::DEFAULT_SPOOL_LIMIT, true)?;
+    let is_stop = head.hook_event_name.as_ref().and_then(|v| v.as_str()) == Some("Stop");
+    if is_stop && intervention_enabled(home) {
+        if let Some(session) = head.session_id.as_ref().and_then(|v| v.as_str()) {
+            decide(
+                home,
+                session,
+                head.stop_hook_active
+                    .as_ref()
+                    .and_then(|v| v.as_bool())
+                    .unwrap_or(false),
+            )?;
+        }
+        return Ok(());
+    }
+    fornax_daemon::poke(home);
     Ok(())
+}
+
+/// Asks the daemon whether this Stop must be blocked and, if so, prints Claude Code's block
+/// decision (the only case in which a hook writes to stdout).
+fn decide(home: &std::path::Path, session: &str, stop_hook_active: bool) -> anyhow::Result<()> {
+    let req = serde_json::json!({"op": "decide", "session_id": session, "stop_hook_active": stop_hook_active});
+    let Ok(answer) = fornax_daemon::request(home, &req, Duration::from_millis(2500)) else {
+        return Ok(());
+    };
+    if answer["decision"] == "block" {
+        let decision = serde_json::json!({"decision": "block", "reason": answer["reason"]});
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{decision}")?;
+    }
+    Ok(())
+}
+
+fn intervention_enabled(home: &std::path::Path) -> bool {
+    Context::new(Some(home.to_path_buf()), false)
+        .map(|c| c.config.intervene.enabled)
+        .unwrap_or(false)
 }
 
 fn opencode(home: &std::path::Path) -> anyhow::Result<()> {
@@ -123,8 +170,11 @@ fn opencode(home: &std::path::Path) -> anyhow::Result<()> {
             &fornax_ingest::clock::now_rfc3339(),
             trimmed,
         );
-        if let Err(e) = spool::append(&spool_path(home), &[env], spool::DEFAULT_SPOOL_LIMIT, true) {
-            log(home, &format!("opencode event not spooled: {e}"));
+        match spool::append(&spool_path(home), &[env], spool::DEFAULT_SPOOL_LIMIT, true) {
+            Ok(_) => {
+                fornax_daemon::poke(home);
+            }
+            Err(e) => log(home, &format!("opencode event not spooled: {e}")),
         }
     }
     Ok(())
