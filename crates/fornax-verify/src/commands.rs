@@ -1491,8 +1491,46 @@ pub fn looks_like_command(text: &str) -> bool {
         return true;
     }
     let program = base_name(&first.program);
-    KNOWN_PROGRAMS.contains(&program) || first.program.starts_with("./") && !first.argv.is_empty()
+    if KNOWN_PROGRAMS.contains(&program)
+        || first.program.starts_with("./") && !first.argv.is_empty()
+    {
+        return true;
+    }
+    // An unknown program with plain arguments (`alembic upgrade head`, `terraform plan`), but
+    // not prose or code (`the fix`, `x = 1`, `foo(bar)`).
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-./:@_=,+%^~*".contains(c))
+    };
+    invs.len() == 1
+        && t.len() <= 80
+        && !first.argv.is_empty()
+        && first.argv.len() <= 6
+        && program.len() >= 2
+        && program
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase())
+        && program
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_.".contains(c))
+        && first
+            .argv
+            .iter()
+            .all(|a| word(a) && a != "=" && !a.contains("=>"))
+        && !ENGLISH.contains(&program)
 }
+
+/// Words that start prose, not commands.
+const ENGLISH: &[&str] = &[
+    "the", "a", "an", "and", "or", "to", "is", "in", "of", "for", "on", "at", "by", "with", "it",
+    "this", "that", "fix", "add", "use", "set", "get", "new", "old", "not", "no", "if", "else",
+    "let", "const", "var", "return", "see", "all", "any", "each", "some", "one", "two", "when",
+    "then", "from", "into", "as", "be", "do", "does", "has", "have", "was", "were", "are", "i",
+    "we", "you", "they", "my", "our", "fn", "def", "pub", "impl", "type", "struct", "class",
+    "import", "export", "select", "insert", "update", "delete", "where",
+];
 
 const KNOWN_PROGRAMS: &[&str] = &[
     "cargo",
@@ -1844,7 +1882,21 @@ mod tests {
         ] {
             assert!(looks_like_command(yes), "{yes}");
         }
-        for no in ["main", "--dry", "Rule::fix", "dryRun", "PanelAction", ""] {
+        for yes in ["alembic upgrade head", "terraform plan -out plan.bin"] {
+            assert!(looks_like_command(yes), "{yes}");
+        }
+        for no in [
+            "main",
+            "--dry",
+            "Rule::fix",
+            "dryRun",
+            "PanelAction",
+            "",
+            "the fix",
+            "x = 1",
+            "foo(bar)",
+            "let x = y",
+        ] {
             assert!(!looks_like_command(no), "{no}");
         }
     }

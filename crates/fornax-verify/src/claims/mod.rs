@@ -92,7 +92,7 @@ pub fn names_a_test(text: &str) -> bool {
 /// Stems of every word a claim predicate is made of (see [`lexicon`]).
 static TRIGGER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
     Regex::new(
-        "pass|green|clean|succe|build|built|compil|check|commit|push|creat|updat|add|wrote|writ|rewr|modif|edit|chang|fix|ran|run|execut|invok|exit|return|ok|lint|clippy|vet|fmt|format|ruff|mypy|test|spec|suite|✅|✔|☑|happy|satisf|silent|quiet|move|renam|refactor|implement|introduc|extend|adjust|tweak|touch|save|generat|replac|convert|migrat|extract|adapt|delet|remov|restructur|reorgani|simplif|document|amend|insert|append|populat|bump|pin|scaffold|stub|wire|rework|overhaul|correct|tighten|harden|expand|split|put|place|drop|through|complet|finish|no |zero|nothing",
+        "pass|green|clean|succe|build|built|compil|check|commit|push|creat|updat|add|wrote|writ|rewr|modif|edit|chang|fix|ran|run|execut|invok|exit|return|ok|lint|clippy|vet|fmt|format|ruff|mypy|test|spec|suite|✅|✔|☑|happy|satisf|silent|quiet|move|renam|refactor|implement|introduc|extend|adjust|tweak|touch|save|generat|replac|convert|migrat|extract|adapt|delet|remov|restructur|reorgani|simplif|document|amend|insert|append|populat|bump|pin|scaffold|stub|wire|rework|overhaul|correct|tighten|harden|expand|split|put|place|drop|through|complet|finish|no |zero|nothing|^[\\s*_]*`",
     )
     .expect("valid regex")
 });
@@ -387,11 +387,7 @@ impl<'a> Doc<'a> {
             .filter(|m| self.depth.get(m.start).copied().unwrap_or(0) == 0)
             .map(|m| {
                 let sep = &self.lower[m.start..m.end];
-                let hard = sep.starts_with(';')
-                    || sep.contains('—')
-                    || sep.contains('–')
-                    || sep.trim() == "--"
-                    || sep.trim() == "-";
+                let hard = sep.starts_with(';');
                 (m, hard)
             })
             .collect();
@@ -412,8 +408,16 @@ impl<'a> Doc<'a> {
                         && c.span.start >= right.start
                         && self.text[right.start..c.span.start].trim().is_empty()
                 });
-            if *hard || (!coordinated_path && self.has_predicate(left) && self.has_predicate(right))
-            {
+            // A dash after a bare subject ("`src/a.rs` — new parser", "`cargo test` — 42
+            // passed") labels it; after a clause it starts a new one.
+            let sep = self.lower[m.start..m.end].trim();
+            let dash = matches!(sep, "—" | "–" | "--" | "-");
+            let split = if dash {
+                self.has_predicate(left)
+            } else {
+                !coordinated_path && self.has_predicate(left) && self.has_predicate(right)
+            };
+            if *hard || split {
                 let sep = &self.lower[m.start..m.end];
                 let contrast = ["but", "while", "whereas", "although", "though", "yet"]
                     .iter()
@@ -773,6 +777,31 @@ impl<'a> Doc<'a> {
                 if !self.names_a_reference(region, span) {
                     paths.push((span, token));
                 }
+            }
+        }
+        // A change list: "- `api/routes.go`: wired the limiter into the login route".
+        if let Some(&ci) = codes.first() {
+            let c = &self.code[ci];
+            let before = self.text.get(region.start..c.span.start).unwrap_or("x");
+            let after = self.lower.get(c.span.end..region.end).unwrap_or("");
+            let after = after.trim_start_matches('*');
+            static UNCHANGED: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+                Regex::new(r"\b(?:no\s+changes?|unchanged|untouched|not\s+(?:modified|changed|touched)|read[- ]only|reference|deleted\s+upstream)\b").expect("valid regex")
+            });
+            if matches!(c.cat, CodeCat::Path)
+                && before
+                    .trim_matches(|ch: char| ch == '*' || ch.is_whitespace())
+                    .is_empty()
+                && (after.starts_with(": ")
+                    || after.starts_with(" — ")
+                    || after.starts_with(" - ")
+                    || after.starts_with(" – "))
+                && !UNCHANGED.is_match(after)
+                // A description of what was done, not of what the file is.
+                && (FILE_VERB.is_match(after) || after.split_whitespace().take(4).any(|w| w == "new"))
+                && !paths.iter().any(|(s, _)| *s == c.span)
+            {
+                paths.push((c.span, c.content.clone()));
             }
         }
         // Passive: "`config.yml` was updated".

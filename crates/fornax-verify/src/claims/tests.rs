@@ -69,6 +69,12 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
     ("The build passes, but two tests fail.", &[BuildResult]),
     ("Re-ran `pytest`: green.", &[CommandExecuted, TestResult]),
     ("Ran the linters: no issues.", &[LintResult]),
+    (
+        "- `api/routes.go`: wired the limiter into the login route",
+        &[FileWritten],
+    ),
+    ("**`web/app.tsx`** — new empty state", &[FileWritten]),
+    ("`alembic upgrade head` succeeds.", &[CommandSucceeded]),
     // build_result
     ("It compiles cleanly.", &[BuildResult]),
     ("The build succeeds.", &[BuildResult]),
@@ -228,6 +234,9 @@ const NON_CLAIMS: &[&str] = &[
     "The most recent commit added a `notes.txt` file.",
     "Builds the lookup table from the parsed manifest on each scan.",
     "Builds and caches the index on startup.",
+    "- `vendor/lib.js`: unchanged, kept for reference",
+    "- `clipboard.ts` - clipboard access",
+    "`src/cli/args.ts` - CLI argument parsing",
     "The test suite passes on main but fails on this branch.",
     "`make test` passes locally, but it fails in CI.",
     "All tests pass, but the e2e suite still fails on the sandbox.",
