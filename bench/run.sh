@@ -2,11 +2,12 @@
 # Fornax performance harness.
 #
 #   bench/run.sh [--smoke] [--size 64MiB|1GiB|...] [--runs N] [--seed N] [--hooks N]
-#                [--no-trace-index] [--debug]
+#                [--scale-items N] [--no-trace-index] [--debug]
 #
 # Builds `fornax` (release; --smoke uses the dev build CI already has), generates the seeded
 # corpus under bench/out/ (reused when present), measures cold scan, warm rescan, rescan
-# after a one-line append, hook latency beside /bin/true, search and query latency, then
+# after a one-line append, hook latency beside /bin/true, search and query latency (again
+# after growing the index with further corpora to --scale-items items, default 1,000,000), then
 # installs trace-index into bench/out/tools when missing and measures it on the same corpus.
 # Tables go to stdout and bench/out/report.md; every sample to bench/out/results.json.
 #
@@ -15,17 +16,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-size=64MiB runs=5 seed=1 hooks=1000 reps=5 trace=auto profile=release smoke=0
+size=64MiB runs=5 seed=1 hooks=1000 reps=5 trace=auto profile=release smoke=0 scale=1000000
 while [ $# -gt 0 ]; do
   case "$1" in
-    --smoke) smoke=1 size=4MiB runs=1 hooks=20 reps=1 trace=skip profile=dev ;;
+    --smoke) smoke=1 size=4MiB runs=1 hooks=20 reps=1 trace=skip profile=dev scale=0 ;;
     --size) size="$2"; shift ;;
     --runs) runs="$2"; shift ;;
     --seed) seed="$2"; shift ;;
     --hooks) hooks="$2"; shift ;;
+    --scale-items) scale="$2"; shift ;;
     --no-trace-index) trace=skip ;;
     --debug) profile=dev ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -60,4 +62,4 @@ mkdir -p "$out"
 } > "$out/machine.txt"
 
 exec "$python" bench/run.py --fornax "$bin" --size "$size" --runs "$runs" --seed "$seed" \
-  --hooks "$hooks" --lookup-reps "$reps" --trace-index "$trace" --out "$out"
+  --hooks "$hooks" --lookup-reps "$reps" --trace-index "$trace" --scale-items "$scale" --out "$out"
