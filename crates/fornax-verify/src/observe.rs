@@ -107,6 +107,8 @@ pub struct Observability {
     pub calls_declared_unobservable: bool,
     /// A capability declaration says file mutations cannot be observed.
     pub files_declared_unobservable: bool,
+    /// A capability declaration says process exit statuses cannot be observed.
+    pub exits_declared_unobservable: bool,
 }
 
 impl Observability {
@@ -297,6 +299,7 @@ pub fn observe(
         outputs_declared_unobservable: unobservable(caps, &SignalClass::ToolOutput),
         calls_declared_unobservable: unobservable(caps, &SignalClass::ToolInvocation),
         files_declared_unobservable: unobservable(caps, &SignalClass::FileMutation),
+        exits_declared_unobservable: unobservable(caps, &SignalClass::ProcessResult),
     };
     (derived, obs)
 }

@@ -81,11 +81,6 @@ pub fn code_spans(text: &str) -> Vec<Span> {
     spans
 }
 
-/// Whether byte offset `at` lies inside one of `spans`.
-pub fn inside(spans: &[Span], at: usize) -> bool {
-    spans.iter().any(|s| s.start <= at && at < s.end)
-}
-
 struct Line {
     /// Content span (without list marker and surrounding whitespace).
     content: Span,

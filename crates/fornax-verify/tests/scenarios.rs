@@ -1204,3 +1204,26 @@ fn a_heuristic_success_loses_to_a_compile_error_in_the_output() {
     let v = s.verify();
     assert_eq!(verdict(&v, "The build succeeds"), Verdict::Verified);
 }
+
+#[test]
+fn a_runtime_without_exit_statuses_cannot_confirm_a_silent_command() {
+    let mut s = Session::new(Provider::Other("quiet".into()), "q1");
+    let id = s.call_in(s.session.clone(), "make deploy-staging");
+    s.output_in(s.session.clone(), &id, "uploading bundle...\n", None, None);
+    s.answer("`make deploy-staging` succeeds.");
+    let caps = RuntimeCapabilities::new(Provider::Other("quiet".into()), SourceKind::File).declare(
+        SignalClass::ProcessResult,
+        SignalAvailability::Unsupported,
+        "outputs only",
+    );
+    let v = s.verify_with(&[], &[caps]);
+    assert_eq!(
+        verdict(&v, "`make deploy-staging` succeeds"),
+        Verdict::Unavailable
+    );
+    let v = s.verify();
+    assert_eq!(
+        verdict(&v, "`make deploy-staging` succeeds"),
+        Verdict::Review
+    );
+}

@@ -19,9 +19,6 @@ macro_rules! pattern {
     };
 }
 
-// A blanked code span: a backtick, filler, a backtick.
-pub const CODE: &str = r"`x*`";
-
 // Phrases that report success with a negative word in them (`no issues`, `0 failed`); they
 // are success predicates and shield their words from the negation and failure markers.
 pattern!(

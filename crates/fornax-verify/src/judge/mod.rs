@@ -372,6 +372,26 @@ impl Verdicts<'_> {
                         return f;
                     }
                 }
+                // The output says nothing either way and the runtime declares that it cannot
+                // record exit statuses: the signal the claim needs is not observable.
+                let no_status = latest
+                    .exit
+                    .as_ref()
+                    .is_none_or(|e| e.exit_code.is_none() && e.failed.is_none());
+                if latest.has_output
+                    && no_status
+                    && self.obs.observability.exits_declared_unobservable
+                {
+                    return self.make(
+                        Verdict::Unavailable,
+                        "unavailable.no_exit_status",
+                        format!(
+                            "The latest relevant run {} shows no result in its output, and the runtime declares that exit statuses cannot be observed in this capture.",
+                            describe_run(latest)
+                        ),
+                        latest.evidence_ids(),
+                    );
+                }
                 self.make(
                     Verdict::Review,
                     "inconclusive",
