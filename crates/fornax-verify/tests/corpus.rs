@@ -76,13 +76,17 @@ fn corpus_texts_never_break_the_verifier() {
         // Runtimes write the same text several times (UI and model witnesses): read it once.
         all.sort();
         all.dedup();
-        for s in all.iter().filter(|s| s.len() >= 12 && s.len() <= 4_000) {
+        for s in all.iter().filter(|s| s.len() >= 12 && s.len() <= 200_000) {
             texts += 1;
-            for c in extract_from_text(s) {
-                claims += 1;
-                let quote = c.span.slice(s);
-                assert!(!quote.is_empty(), "empty quote in {}", path.display());
-                assert!(s.contains(quote));
+            // Agent prose is short; long strings are file contents and logs, which only the
+            // output parsers read (claim extraction on them is slow in debug builds).
+            if s.len() <= 4_000 {
+                for c in extract_from_text(s) {
+                    claims += 1;
+                    let quote = c.span.slice(s);
+                    assert!(!quote.is_empty(), "empty quote in {}", path.display());
+                    assert!(s.contains(quote));
+                }
             }
             summaries += usize::from(testsummary::parse(s).is_some());
             git += gitout::parse_all("git commit -m x && git push", s).len();
