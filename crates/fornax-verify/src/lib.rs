@@ -64,7 +64,17 @@ pub struct Verification {
 /// Derives sensor evidence, extracts claims and judges each of them.
 pub fn verify(input: &TimelineInput<'_>) -> Verification {
     let timeline = timeline::Timeline::build(&input.items);
-    let (evidence, obs) = observe::observe(&timeline, &input.evidence, &input.capabilities);
+    // Evidence these sensors derived on an earlier pass is derived again, never read back.
+    let supplied: Vec<&Evidence> = input
+        .evidence
+        .iter()
+        .copied()
+        .filter(|e| {
+            !(e.source.collection_method == fornax_types::CollectionMethod::CanonicalDerivation
+                && e.provenance.starts_with("fornax-verify:"))
+        })
+        .collect();
+    let (evidence, obs) = observe::observe(&timeline, &supplied, &input.capabilities);
     let mut claims = Vec::new();
     let mut findings = Vec::new();
     for (pos, item) in timeline.items.iter().enumerate() {

@@ -1227,3 +1227,15 @@ fn a_runtime_without_exit_statuses_cannot_confirm_a_silent_command() {
         Verdict::Review
     );
 }
+
+#[test]
+fn derived_evidence_fed_back_changes_nothing() {
+    let mut s = Session::new(Provider::ClaudeCode, "again");
+    s.edit("/w/a/src/lib.rs");
+    s.run_flagged("cargo test", false, CARGO_OK);
+    s.run_flagged("git commit -am x", false, "[main 9999999] x\n");
+    s.answer("All tests pass. Committed as `9999999`. I updated `src/lib.rs`.");
+    let first = s.verify();
+    let again = s.verify_with(&first.evidence, &[]);
+    assert_eq!(first, again);
+}
