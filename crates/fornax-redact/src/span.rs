@@ -13,13 +13,21 @@ pub(crate) struct Span {
     pub quote: bool,
 }
 
+/// A public PEM block: `[start, end)`, its body starting at `body` (after the header line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Protected {
+    pub start: usize,
+    pub body: usize,
+    pub end: usize,
+}
+
 /// What the detectors found in one text.
 #[derive(Debug, Default)]
 pub(crate) struct Findings {
     pub spans: Vec<Span>,
-    /// Ranges that are known not to be secrets (certificates, public keys, image data): the
-    /// entropy detector skips them.
-    pub protected: Vec<(usize, usize)>,
+    /// Blocks that are known not to be secrets (certificates, public keys): the entropy
+    /// detector skips them.
+    pub protected: Vec<Protected>,
 }
 
 impl Findings {
@@ -45,9 +53,9 @@ impl Findings {
         }
     }
 
-    pub fn protect(&mut self, start: usize, end: usize) {
+    pub fn protect(&mut self, start: usize, body: usize, end: usize) {
         if start < end {
-            self.protected.push((start, end));
+            self.protected.push(Protected { start, body, end });
         }
     }
 }

@@ -111,6 +111,12 @@ fn assignments_keep_name_and_operator() {
                 "$env:API_TOKEN = \"{S}\"",
                 "$env:API_TOKEN = \"[REDACTED:secret_assignment]\"",
             ),
+            // Triggers that overlap (`a3t` and `token`) are all seen.
+            ("DATA3TOKEN={S}", "DATA3TOKEN=[REDACTED:secret_assignment]"),
+            (
+                "MONGO_PASSWORD={S}",
+                "MONGO_PASSWORD=[REDACTED:secret_assignment]",
+            ),
         ],
         "hunter2",
     );

@@ -202,6 +202,17 @@ fn segment_end(bytes: &[u8], i: usize) -> usize {
         match bytes[j] {
             b'\n' | b';' | b'|' | b'&' => break,
             b'\\' if matches!(bytes.get(j + 1), Some(b'n')) => break,
+            // Connectors inside quotes are text (`--password ' && '`): the quoted string is one
+            // argument, whatever it holds (a closing quote on the same line is required).
+            q @ (b'\'' | b'"') => {
+                let close = bytes[j + 1..limit]
+                    .iter()
+                    .position(|&b| b == q || b == b'\n');
+                match close {
+                    Some(p) if bytes[j + 1 + p] == q => j += p + 2,
+                    _ => j += 1,
+                }
+            }
             _ => j += 1,
         }
     }

@@ -18,7 +18,7 @@ pub(crate) mod value;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use crate::bytes::contains_placeholder;
-use crate::span::Findings;
+use crate::span::{Findings, Protected, Span};
 use provider::Family;
 
 pub(crate) use authorization::header_value as authorization_value;
@@ -109,7 +109,9 @@ impl Detectors {
     pub fn new() -> Self {
         let triggers = AhoCorasickBuilder::new()
             .ascii_case_insensitive(true)
-            .match_kind(MatchKind::LeftmostLongest)
+            // Every occurrence, overlapping ones too: a trigger that ends where another begins
+            // (`data3token` holds `a3t` and `token`) must not hide it.
+            .match_kind(MatchKind::Standard)
             // A few dozen short literals make a small DFA: the fastest scan, built once. Its
             // prefilter only slows it down here, since many literals start with common letters.
             .kind(Some(AhoCorasickKind::DFA))
@@ -122,7 +124,7 @@ impl Detectors {
     /// Every detection in `text`, unmerged.
     pub fn find(&self, text: &str, found: &mut Findings) {
         let bytes = text.as_bytes();
-        for m in self.triggers.find_iter(text) {
+        for m in self.triggers.find_overlapping_iter(text) {
             let Some(&(_, detector)) = TRIGGERS.get(m.pattern().as_usize()) else {
                 continue;
             };
@@ -143,14 +145,34 @@ impl Detectors {
             .retain(|s| !contains_placeholder(&bytes[s.start..s.end]));
         // Entropy is judged only outside what the other detectors found, so that the runs it
         // sees do not change once those become placeholders.
-        let mut blocked = std::mem::take(&mut found.protected);
-        // A public block (a certificate) whose bounds overlap a detection was bounded by text
-        // that is about to be replaced; it protects nothing.
-        blocked.retain(|&(ps, pe)| !found.spans.iter().any(|s| s.start < pe && ps < s.end));
+        let protected = std::mem::take(&mut found.protected);
+        let mut blocked: Vec<(usize, usize)> = protected
+            .iter()
+            .filter_map(|p| public_extent(bytes, p, &found.spans))
+            .collect();
         blocked.extend(found.spans.iter().map(|s| (s.start, s.end)));
         blocked.sort_unstable();
         entropy::scan(bytes, &merge_ranges(blocked), found);
     }
+}
+
+/// How far a public block (a certificate) extends once the detections are placeholders: a
+/// detection inside it cuts it short exactly where a second pass would see it end (at the
+/// placeholder), and one over its start or header leaves no block at all.
+fn public_extent(bytes: &[u8], block: &Protected, spans: &[Span]) -> Option<(usize, usize)> {
+    let mut end = block.end;
+    for s in spans {
+        if s.start < end && block.start < s.end {
+            if s.start < block.body {
+                return None;
+            }
+            end = end.min(s.start);
+        }
+    }
+    if end == block.end {
+        return Some((block.start, end));
+    }
+    pem::truncated_end(bytes, block.body, end).map(|e| (block.start, e))
 }
 
 /// Sorted ranges merged into disjoint ones.

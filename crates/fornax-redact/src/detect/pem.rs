@@ -41,29 +41,32 @@ pub(crate) fn block(bytes: &[u8], hit: usize, found: &mut Findings) {
                 None => marker,
             }
         }
-        None => {
-            let end = truncated_body_end(bytes, body, limit);
-            // A marker with no body after it (a line of code that compares against it) is not
-            // a key.
-            let body_len = bytes[body..end]
-                .iter()
-                .filter(|b| b.is_ascii_alphanumeric())
-                .count();
-            if body_len < 16 {
-                return;
-            }
-            end
-        }
+        None => match truncated_end(bytes, body, limit) {
+            Some(end) => end,
+            None => return,
+        },
     };
     if memmem::find(label, b"PRIVATE").is_some() {
         found.push(hit, end, SecretKind::PrivateKey);
     } else {
-        found.protect(hit, end);
+        found.protect(hit, body, end);
     }
 }
 
-/// Where a block without an end marker (cut off by a truncated output) stops: at the first
-/// byte that cannot be part of a PEM body, or at a blank line.
+/// Where a block without an end marker (cut off by a truncated output, or by `limit`) stops,
+/// or `None` when no body follows the marker (a line of code that compares against it is not
+/// a key).
+pub(crate) fn truncated_end(bytes: &[u8], body: usize, limit: usize) -> Option<usize> {
+    let end = truncated_body_end(bytes, body, limit);
+    let body_len = bytes[body..end]
+        .iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .count();
+    (body_len >= 16).then_some(end)
+}
+
+/// Where a block without an end marker stops: at the first byte that cannot be part of a PEM
+/// body, at a blank line, or at `limit`.
 fn truncated_body_end(bytes: &[u8], body: usize, limit: usize) -> usize {
     let mut i = body;
     let mut newlines = 0;
@@ -76,7 +79,7 @@ fn truncated_body_end(bytes: &[u8], body: usize, limit: usize) -> usize {
                     break;
                 }
             }
-            b'\\' if matches!(bytes.get(i + 1), Some(b'n')) => {
+            b'\\' if i + 1 < limit && bytes[i + 1] == b'n' => {
                 newlines += 1;
                 if newlines == 2 {
                     break;
