@@ -215,6 +215,7 @@ pattern!(
         |extracted|adapted|deleted|removed|restructured|reorgani[sz]ed|simplified|cleaned\s+up|documented|amended|inserted
         |appended|populated|bumped|pinned|scaffolded|stubbed|wired|reworked|rewired|overhauled|corrected|tightened|hardened
         |expanded|split|put|placed|dropped)\b
+    | \bnew\s+(?:files?|modules?|tests?|test\s+files?|scripts?)\s*:
     "
 );
 pattern!(

@@ -93,7 +93,7 @@ pub fn names_a_test(text: &str) -> bool {
 /// Stems of every word a claim predicate is made of (see [`lexicon`]).
 static TRIGGER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
     Regex::new(
-        "pass|green|clean|succe|build|built|compil|check|commit|push|creat|updat|add|wrote|writ|rewr|modif|edit|chang|fix|ran|run|execut|invok|exit|return|ok|lint|clippy|vet|fmt|format|ruff|mypy|test|spec|suite|✅|✔|☑|happy|satisf|silent|quiet|move|renam|refactor|implement|introduc|extend|adjust|tweak|touch|save|generat|replac|convert|migrat|extract|adapt|delet|remov|restructur|reorgani|simplif|document|amend|insert|append|populat|bump|pin|scaffold|stub|wire|rework|overhaul|correct|tighten|harden|expand|split|put|place|drop|through|complet|finish|no |zero|nothing|^[\\s*_]*`",
+        "pass|green|clean|succe|build|built|compil|check|commit|push|creat|updat|add|wrote|writ|rewr|modif|edit|chang|fix|ran|run|execut|invok|exit|return|ok|lint|clippy|vet|fmt|format|ruff|mypy|test|spec|suite|✅|✔|☑|happy|satisf|silent|quiet|move|renam|refactor|implement|introduc|extend|adjust|tweak|touch|save|generat|replac|convert|migrat|extract|adapt|delet|remov|restructur|reorgani|simplif|document|amend|insert|append|populat|bump|pin|scaffold|stub|wire|rework|overhaul|correct|tighten|harden|expand|split|put|place|drop|through|complet|finish|no |new |zero|nothing|^[\\s*_]*`",
     )
     .expect("valid regex")
 });

@@ -75,6 +75,16 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
     ),
     ("**`web/app.tsx`** — new empty state", &[FileWritten]),
     ("`alembic upgrade head` succeeds.", &[CommandSucceeded]),
+    ("New file: `src/retry.rs`", &[FileWritten]),
+    (
+        "Files changed: `src/a.rs`, `src/b.rs`",
+        &[FileWritten, FileWritten],
+    ),
+    (
+        "Verified with `cargo test --workspace` (all green).",
+        &[TestResult],
+    ),
+    ("clippy: 0 warnings", &[LintResult]),
     // build_result
     ("It compiles cleanly.", &[BuildResult]),
     ("The build succeeds.", &[BuildResult]),
