@@ -1239,3 +1239,30 @@ fn derived_evidence_fed_back_changes_nothing() {
     let again = s.verify_with(&first.evidence, &[]);
     assert_eq!(first, again);
 }
+
+#[test]
+fn a_host_lookup_that_misses_a_commit_the_session_made_needs_review() {
+    let mut s = Session::new(Provider::Codex, "rewritten");
+    s.run(
+        "git commit -am wip",
+        0,
+        "[main 5a5a5a5] wip\n 1 file changed\n",
+    );
+    s.answer("Committed as `5a5a5a5`.");
+    let check = GitCommitCheckPayload {
+        sha: "5a5a5a5".into(),
+        exists: false,
+        repository: "/w/app".into(),
+        full_sha: None,
+        summary: None,
+    };
+    let ev = host_evidence(
+        "host-commit:5a5a5a5",
+        &s.session,
+        EvidenceKind::GitCommitCheck,
+        serde_json::to_value(check).unwrap(),
+        None,
+    );
+    let v = s.verify_with(&[ev], &[]);
+    assert_eq!(verdict(&v, "Committed as `5a5a5a5`"), Verdict::Review);
+}

@@ -42,6 +42,27 @@ impl Verdicts<'_> {
                         ),
                         vec![check.evidence_id.clone()],
                     )
+                } else if let Some(run) = self.git_runs(false).into_iter().find(|r| {
+                    r.git.iter().any(|(_, g)| {
+                        g.outcome == GitOutcomeKind::CommitCreated
+                            && g.sha.as_deref().is_some_and(|s| sha_matches(sha, s))
+                    })
+                }) {
+                    // The session saw the commit made; the repository no longer has it
+                    // (rewritten history, another clone): the signals conflict.
+                    let mut ev = vec![check.evidence_id.clone()];
+                    ev.extend(run.evidence_ids());
+                    self.make(
+                        Verdict::Review,
+                        "host_check_conflicts",
+                        format!(
+                            "{} created commit {sha}, but a lookup in {} does not find it (host lookup [{}]).",
+                            describe_run(run),
+                            check.payload.repository,
+                            check.evidence_id
+                        ),
+                        ev,
+                    )
                 } else {
                     self.make(
                         Verdict::Contradicted,
