@@ -1,3 +1,4 @@
+#![allow(clippy::print_stdout)] // a corpus test reports what it saw
 //! `fornax scan` over the shared corpus of real agent data (skipped when it is absent): no
 //! panic, a session for every JSONL session file, no unrecognized shape, a second scan that
 //! changes nothing, and an appended line that adds exactly its items.

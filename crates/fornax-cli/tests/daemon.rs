@@ -170,7 +170,7 @@ fn concurrent_sessions_are_never_mixed() {
                 pre["tool_input"] = serde_json::json!({"command": "cargo test"});
                 pre["tool_use_id"] = call.clone().into();
                 hook(&home, &pre);
-                if n % 2 == 0 {
+                if n.is_multiple_of(2) {
                     let mut fail = base("PostToolUseFailure");
                     fail["tool_name"] = "Bash".into();
                     fail["tool_input"] = serde_json::json!({"command": "cargo test"});
@@ -209,7 +209,7 @@ fn concurrent_sessions_are_never_mixed() {
                 .contains(&format!("Task {n} ")),
             "claims stay in their session"
         );
-        let expected = if n % 2 == 0 {
+        let expected = if n.is_multiple_of(2) {
             "CONTRADICTED"
         } else {
             "VERIFIED"

@@ -152,7 +152,13 @@ mod tests {
         let path = dir.path().join("s.ndjson");
         std::fs::write(&path, b"{\"torn\":").unwrap();
         let line = envelope_line("claude-hook", "t", "{\"a\":1}");
-        append(&path, &[line.clone()], DEFAULT_SPOOL_LIMIT, true).unwrap();
+        append(
+            &path,
+            std::slice::from_ref(&line),
+            DEFAULT_SPOOL_LIMIT,
+            true,
+        )
+        .unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text, format!("{{\"torn\":\n{line}"));
         let v: Value = serde_json::from_str(line.trim()).unwrap();

@@ -200,11 +200,11 @@ fn bad_lines_are_counted_and_good_ones_kept() {
         json!({"toy": 1, "sid": "s1", "text": "x".repeat(10_000)})
     );
     let concatenated = format!("{}{}", line("s1", "a").trim_end(), line("s1", "b"));
+    let future = format!("{}\n", json!({"toy": 1, "future": true}));
     let body = format!(
-        "{}not json at all\n{big}{concatenated}\r\n{}{}",
+        "{}not json at all\n{big}{concatenated}\r\n{}{future}",
         line("s1", "before"),
         line("s1", "after"),
-        format!("{}\n", json!({"toy": 1, "future": true}))
     );
     std::fs::write(&file, body).unwrap();
     let mut store = Store::open(&dir.path().join("f.db")).unwrap();
