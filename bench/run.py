@@ -570,6 +570,7 @@ def main() -> int:
     ap.add_argument("--hooks", type=int, default=1000, help="hook invocations per configuration (0 skips)")
     ap.add_argument("--lookup-reps", type=int, default=5, help="passes over the search terms and queries")
     ap.add_argument("--scale-items", type=int, default=0, help="after the main measurements, grow the index with more corpora (next seeds) to this many items and measure search and query again")
+    ap.add_argument("--commit", help="describe the measured binary's source when it is not the checkout's HEAD")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--trace-index", choices=["auto", "skip"], default="auto")
     args = ap.parse_args()
@@ -581,7 +582,7 @@ def main() -> int:
     dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
     res: dict = {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "commit": commit + (" (+ uncommitted changes)" if dirty else ""),
+        "commit": args.commit or (commit + (" (+ uncommitted changes)" if dirty else "")),
         "machine": machine(),
         "runs": args.runs,
         "load": list(os.getloadavg()),
