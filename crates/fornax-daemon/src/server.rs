@@ -340,14 +340,7 @@ impl ConnCtx {
                 json!({"ok": true})
             }
             Some("status") => {
-                let spool_bytes: u64 = std::fs::read_dir(self.home.join("spool"))
-                    .map(|rd| {
-                        rd.filter_map(Result::ok)
-                            .filter_map(|e| e.metadata().ok())
-                            .map(|m| m.len())
-                            .sum()
-                    })
-                    .unwrap_or(0);
+                let spool_bytes: u64 = fornax_ingest::spool::spool_bytes(&self.home.join("spool"));
                 json!({
                     "ok": true,
                     "running": true,

@@ -50,6 +50,18 @@ pub fn spool_file(dir: &Path, day: &str) -> PathBuf {
     dir.join(format!("events-{day}.ndjson"))
 }
 
+/// Bytes held by the spool files in `dir` (0 when it does not exist).
+pub fn spool_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
 /// Builds one envelope line (with its newline). `payload` must be a JSON text; it is embedded
 /// as is, so the record's bytes keep the native bytes.
 pub fn envelope_line(adapter: &str, received_at: &str, payload_json: &str) -> String {

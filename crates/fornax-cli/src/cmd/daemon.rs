@@ -118,14 +118,7 @@ pub fn run(ctx: &Context, args: DaemonArgs) -> Result<(), CliError> {
             match status(ctx) {
                 Some(s) => report(ctx, &s, "running"),
                 None => {
-                    let spool: u64 = std::fs::read_dir(ctx.spool_dir())
-                        .map(|rd| {
-                            rd.filter_map(Result::ok)
-                                .filter_map(|e| e.metadata().ok())
-                                .map(|m| m.len())
-                                .sum()
-                        })
-                        .unwrap_or(0);
+                    let spool: u64 = fornax_ingest::spool::spool_bytes(&ctx.spool_dir());
                     let v = json!({"running": false, "socket": fornax_daemon::socket_path(&ctx.home).display().to_string(), "spool_bytes": spool});
                     if ctx.json {
                         output::json(&v);

@@ -7,14 +7,7 @@ use crate::home::Context;
 use crate::output;
 
 fn spool_bytes(ctx: &Context) -> u64 {
-    std::fs::read_dir(ctx.spool_dir())
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .filter_map(|e| e.metadata().ok())
-                .map(|m| m.len())
-                .sum()
-        })
-        .unwrap_or(0)
+    fornax_ingest::spool::spool_bytes(&ctx.spool_dir())
 }
 
 pub fn run(ctx: &Context) -> Result<(), CliError> {
