@@ -98,7 +98,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Findings(args) => cmd::findings::run(&ctx, args),
         Command::Status(args) => cmd::status::run(&ctx, args),
         Command::Record(args) => cmd::record::run(&ctx, args),
-        Command::Hook(args) => cmd::hook::run(&ctx, args),
+        // `main` routes hooks to `guarded` before any context is built, so that a broken
+        // config never fails the agent; this arm only keeps the match whole.
+        Command::Hook(args) => {
+            cmd::hook::guarded(Some(ctx.home.clone()), &args);
+            Ok(())
+        }
         Command::Demo => cmd::demo::run(&ctx),
         Command::Daemon(args) => cmd::daemon::run(&ctx, args),
         Command::Install(args) => cmd::install::install(&ctx, args),

@@ -13,7 +13,6 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use fornax_ingest::spool;
 
-use crate::error::CliError;
 use crate::home::{create_private_dir, Context};
 
 /// Hard deadline of a one-shot hook.
@@ -71,11 +70,6 @@ pub fn guarded(home: Option<PathBuf>, args: &HookArgs) -> ExitCode {
         Err(_) => log(&home, &format!("hook {agent:?} panicked")),
     }
     ExitCode::SUCCESS
-}
-
-pub fn run(_ctx: &Context, _args: HookArgs) -> Result<(), CliError> {
-    // `main` routes hooks to `guarded` before a context is built.
-    Ok(())
 }
 
 fn spool_path(home: &std::path::Path) -> PathBuf {
