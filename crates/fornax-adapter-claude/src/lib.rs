@@ -60,6 +60,7 @@ pub fn descriptors() -> Vec<AdapterDescriptor> {
             create: || Box::new(ClaudeTranscriptAdapter::default()),
             default_roots: &[".claude/projects"],
             file_suffixes: &[".jsonl"],
+            tree: None,
         },
         AdapterDescriptor {
             name: HOOK_ADAPTER,
@@ -70,6 +71,7 @@ pub fn descriptors() -> Vec<AdapterDescriptor> {
             create: || Box::new(ClaudeHookAdapter::default()),
             default_roots: &[],
             file_suffixes: &[],
+            tree: None,
         },
     ]
 }

@@ -64,6 +64,7 @@ pub fn descriptors() -> Vec<AdapterDescriptor> {
         create: create_adapter,
         default_roots: &[".codex/sessions"],
         file_suffixes: &[".jsonl"],
+        tree: None,
     }]
 }
 

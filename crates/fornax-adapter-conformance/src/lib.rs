@@ -16,6 +16,8 @@
 
 mod fixtures;
 mod properties;
+mod tree;
 
 pub use fixtures::{load_fixtures, replay, shared_dir, Fixture, FixtureError, Replay, ReplayStep};
 pub use properties::{check_adapter, check_robustness, Report, Violation};
+pub use tree::check_document_tree;

@@ -50,7 +50,7 @@ impl Report {
         }
     }
 
-    fn violate(&mut self, property: &'static str, detail: impl Into<String>) {
+    pub(crate) fn violate(&mut self, property: &'static str, detail: impl Into<String>) {
         if self.violations.len() < 200 {
             self.violations.push(Violation {
                 property,

@@ -59,6 +59,7 @@ pub fn descriptors() -> Vec<AdapterDescriptor> {
             create,
             default_roots: &[".gemini/tmp"],
             file_suffixes: &[".jsonl"],
+            tree: None,
         },
         AdapterDescriptor {
             name: GEMINI_CHAT_JSON,
@@ -69,6 +70,7 @@ pub fn descriptors() -> Vec<AdapterDescriptor> {
             create,
             default_roots: &[".gemini/tmp"],
             file_suffixes: &[".json"],
+            tree: None,
         },
     ]
 }

@@ -6,7 +6,9 @@
 //!   [`PLUGIN_SOURCE`]) writes from inside opencode: one `{"hook", "at", "payload"}` line per
 //!   invocation of `event`, `chat.message`, `tool.execute.before` and `tool.execute.after`.
 //! * [`OpencodeStorageAdapter`] reads opencode's stored Session, Message and Part documents
-//!   (the JSON tree under `storage/`, or the same objects from `opencode.db`).
+//!   (the JSON tree under `storage/`, or the same objects from `opencode.db`), one session at a
+//!   time in the order the descriptor's document tree plans ([`tree`]: pure placement and
+//!   ordering; ingestion does the reading).
 //!
 //! Both publish the session, its capabilities, loops opened by user messages and ended by the
 //! assistant's terminal finish or `session.idle`, and items keyed by opencode's own ids
@@ -35,6 +37,7 @@ mod storage;
 mod time;
 mod tools;
 mod tracker;
+mod tree;
 
 use fornax_types::{AdapterDescriptor, AgentAdapter, Framing, Provider, SourceKind};
 
@@ -67,6 +70,7 @@ pub fn descriptors() -> Vec<AdapterDescriptor> {
             create: create_plugin,
             default_roots: &[],
             file_suffixes: &[],
+            tree: None,
         },
         AdapterDescriptor {
             name: "opencode-storage",
@@ -75,8 +79,12 @@ pub fn descriptors() -> Vec<AdapterDescriptor> {
             framing: Framing::WholeFile,
             sniff: documents::sniff_storage,
             create: create_storage,
-            default_roots: &[".local/share/opencode/storage"],
+            default_roots: &[
+                ".local/share/opencode/storage",
+                ".local/share/opencode/opencode.db",
+            ],
             file_suffixes: &[".json"],
+            tree: Some(tree::TREE),
         },
     ]
 }

@@ -35,6 +35,25 @@ impl CapabilityProbe for OpencodeStorageAdapter {
     }
 }
 
+/// Early trees left ids to the location: a part under `part/<message>/` without `messageID`, a
+/// message under `message/<session>/` without `sessionID`. Gives them back, so the part joins
+/// its message's loop; `None` when nothing is missing.
+fn restore_ids(doc: &Value, member: &str) -> Option<Value> {
+    let (field, top) = match classify(doc) {
+        Ok(Doc::Part) => ("messageID", "part"),
+        Ok(Doc::Message) => ("sessionID", "message"),
+        _ => return None,
+    };
+    if str_at(doc, &[field]).is_some() {
+        return None;
+    }
+    let folder = crate::tree::folder_of(member, top)?;
+    let mut doc = doc.clone();
+    doc.as_object_mut()?
+        .insert(field.to_string(), Value::String(folder));
+    Some(doc)
+}
+
 impl AgentAdapter for OpencodeStorageAdapter {
     fn provider(&self) -> Provider {
         Provider::Opencode
@@ -45,7 +64,8 @@ impl AgentAdapter for OpencodeStorageAdapter {
     }
 
     fn normalize(&mut self, session_hint: &str, native: &NativeRecord<'_>) -> NormalizationOutcome {
-        let doc = native.value;
+        let restored = native.member.and_then(|m| restore_ids(native.value, m));
+        let doc = restored.as_ref().unwrap_or(native.value);
         let mut out = Vec::new();
         let handled = match classify(doc) {
             Ok(Doc::Session) => {
@@ -125,5 +145,27 @@ impl AgentAdapter for OpencodeStorageAdapter {
             }
             None => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ids_missing_from_early_trees_come_back_from_the_location() {
+        let part = json!({"id": "p_user_1", "type": "text", "text": "Hello"});
+        let restored = restore_ids(&part, "part/m_user_small/001.json").unwrap();
+        assert_eq!(restored["messageID"], "m_user_small");
+        let message = json!({"id": "msg_1", "role": "user", "time": {"created": 1}});
+        let restored = restore_ids(&message, "message/ses_1/msg_1.json").unwrap();
+        assert_eq!(restored["sessionID"], "ses_1");
+        let complete = json!({"id": "prt_1", "messageID": "msg_1", "type": "text"});
+        assert!(restore_ids(&complete, "part/msg_1/prt_1.json").is_none());
+        assert!(
+            restore_ids(&part, "part/prt_1.json").is_none(),
+            "flat legacy layout"
+        );
     }
 }

@@ -2,7 +2,9 @@
 
 use std::path::Path;
 
-use fornax_adapter_conformance::{check_adapter, load_fixtures, replay, Fixture, Replay};
+use fornax_adapter_conformance::{
+    check_adapter, check_document_tree, load_fixtures, replay, Fixture, Replay,
+};
 use fornax_adapter_opencode::{OpencodePluginAdapter, OpencodeStorageAdapter};
 
 fn fixtures() -> Vec<(String, Fixture)> {
@@ -55,4 +57,34 @@ fn fixtures_replay_and_snapshot() {
         }
         insta::assert_json_snapshot!(name, replay.to_snapshot());
     }
+}
+
+#[test]
+fn the_storage_tree_plan_is_total_and_a_partition() {
+    let storage = fornax_adapter_opencode::descriptors()
+        .into_iter()
+        .find(|d| d.name == "opencode-storage")
+        .unwrap();
+    let tree = storage.tree.expect("storage declares its tree");
+    let natives: Vec<_> = fixtures()
+        .into_iter()
+        .filter(|(_, f)| f.adapter.as_deref() == Some("opencode-storage"))
+        .flat_map(|(_, f)| f.native_events)
+        .collect();
+    let members = [
+        "session/proj/ses_1.json",
+        "message/ses_1/msg_1.json",
+        "part/msg_1/prt_1.json",
+        "part/prt_1.json",
+        "todo/ses_1.json",
+        "session_share/ses_1.json",
+        "project/proj.json",
+        "part/prt_1",
+        "message/msg_1",
+        "session/ses_1",
+        "migration",
+    ];
+    let report = check_document_tree(&tree, &natives, &members);
+    report.assert_ok();
+    assert!(report.messages > 0, "some documents were grouped");
 }

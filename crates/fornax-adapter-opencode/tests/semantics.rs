@@ -397,8 +397,19 @@ fn descriptors_sniff_their_own_records() {
     assert_eq!(names, vec!["opencode-plugin", "opencode-storage"]);
     let plugin = &ds[0];
     let storage = &ds[1];
-    assert_eq!(storage.default_roots, &[".local/share/opencode/storage"]);
+    assert_eq!(
+        storage.default_roots,
+        &[
+            ".local/share/opencode/storage",
+            ".local/share/opencode/opencode.db"
+        ]
+    );
     assert_eq!(storage.file_suffixes, &[".json"]);
+    let tree = storage.tree.expect("storage reads a document tree");
+    assert_eq!(tree.root_marker, &["session", "message", "part"]);
+    let db = tree.database.expect("and opencode.db");
+    assert_eq!(db.file_names, &["opencode.db"]);
+    assert!(plugin.tree.is_none());
     for (name, f) in [
         ("plugin_bash_edit_final_answer", true),
         ("storage_session_tree", false),

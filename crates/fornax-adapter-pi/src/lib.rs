@@ -54,5 +54,6 @@ pub fn descriptors() -> Vec<AdapterDescriptor> {
         create,
         default_roots: &[".pi/agent/sessions"],
         file_suffixes: &[".jsonl"],
+        tree: None,
     }]
 }

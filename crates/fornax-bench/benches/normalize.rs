@@ -48,6 +48,7 @@ fn normalize_all(descriptor: &AdapterDescriptor, input: &Input) -> usize {
             record,
             value,
             byte_len: *byte_len,
+            member: None,
         };
         messages += adapter.normalize("bench-session", &native).messages().len();
     }

@@ -13,6 +13,8 @@
 //!   line with a record-size limit.
 //! * Every text-bearing field passes the redaction boundary exactly once, before the store.
 //! * One source, one transaction (data and cursor together).
+//! * A document tree or a foreign database is one source per group (session) its adapter
+//!   plans; documents are read twice (place, then ingest) and never held all at once.
 //! * Names no concrete adapter: adapters arrive as [`fornax_types::AdapterDescriptor`]s.
 
 pub mod clock;
@@ -22,6 +24,7 @@ pub mod order;
 mod pipeline;
 pub mod spool;
 mod summary;
+mod tree;
 
 pub use discover::discover;
 pub use pipeline::{

@@ -101,6 +101,26 @@ impl Registry {
         self.descriptors
             .iter()
             .any(|d| d.file_suffixes.iter().any(|s| name.ends_with(s)))
+            || self.database_for(path).is_some()
+    }
+
+    /// The adapter whose document tree is rooted at `dir`: `dir` holds every marker folder.
+    pub(crate) fn tree_for_dir(&self, dir: &Path) -> Option<&AdapterDescriptor> {
+        self.descriptors.iter().find(|d| {
+            d.tree.is_some_and(|t| {
+                !t.root_marker.is_empty() && t.root_marker.iter().all(|m| dir.join(m).is_dir())
+            })
+        })
+    }
+
+    /// The adapter that reads the database file `path` (by its file name).
+    pub(crate) fn database_for(&self, path: &Path) -> Option<&AdapterDescriptor> {
+        let name = path.file_name()?.to_str()?;
+        self.descriptors.iter().find(|d| {
+            d.tree
+                .and_then(|t| t.database)
+                .is_some_and(|db| db.file_names.contains(&name))
+        })
     }
 
     fn sniff(&self, value: &Value, framing: Framing) -> Option<&AdapterDescriptor> {
@@ -110,15 +130,15 @@ impl Registry {
     }
 }
 
-/// What was decided about one file.
-enum Mode {
+/// What was decided about one source.
+pub(crate) enum Mode {
     New,
     Append,
     Rebuild,
 }
 
 /// Which adapter reads a source.
-enum Reader<'r> {
+pub(crate) enum Reader<'r> {
     Adapter {
         desc: &'r AdapterDescriptor,
         adapter: Box<dyn AgentAdapter + Send>,
@@ -134,13 +154,13 @@ enum Reader<'r> {
 
 /// Per-source counters collected while normalizing.
 #[derive(Default)]
-struct SourceTally {
+pub(crate) struct SourceTally {
     unrecognized: BTreeMap<(String, String, String), u64>,
     ignored: BTreeMap<(String, String), u64>,
     redactions: HashMap<SessionRef, RedactionCounts>,
     runtime_version: Option<String>,
-    malformed: u64,
-    oversized: u64,
+    pub(crate) malformed: u64,
+    pub(crate) oversized: u64,
     defects: u64,
     records: u64,
 }
@@ -153,12 +173,12 @@ fn shared_redactor() -> &'static Redactor {
 
 /// Drives files through adapters into the store.
 pub struct Ingestor<'s> {
-    store: &'s mut Store,
-    registry: &'s Registry,
-    redactor: &'static Redactor,
-    options: IngestOptions,
-    summary: ScanSummary,
-    touched: BTreeSet<i64>,
+    pub(crate) store: &'s mut Store,
+    pub(crate) registry: &'s Registry,
+    pub(crate) redactor: &'static Redactor,
+    pub(crate) options: IngestOptions,
+    pub(crate) summary: ScanSummary,
+    pub(crate) touched: BTreeSet<i64>,
     started: Instant,
 }
 
@@ -170,7 +190,7 @@ impl std::fmt::Debug for Ingestor<'_> {
     }
 }
 
-fn io_err(path: &Path) -> impl Fn(std::io::Error) -> IngestError + '_ {
+pub(crate) fn io_err(path: &Path) -> impl Fn(std::io::Error) -> IngestError + '_ {
     move |source| IngestError::Io {
         path: path.to_path_buf(),
         source,
@@ -270,7 +290,17 @@ impl<'s> Ingestor<'s> {
         progress.start(files.len(), total);
         for path in files {
             let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-            if let Err(e) = self.ingest_file(path) {
+            let result = if path.is_dir() {
+                match self.registry.tree_for_dir(path) {
+                    Some(desc) => self.ingest_tree(path, desc),
+                    None => Ok(()),
+                }
+            } else if let Some(desc) = self.registry.database_for(path) {
+                self.ingest_database(path, desc)
+            } else {
+                self.ingest_file(path)
+            };
+            if let Err(e) = result {
                 self.summary.errors.push(FileError {
                     path: path.display().to_string(),
                     error: e.to_string(),
@@ -420,7 +450,7 @@ impl<'s> Ingestor<'s> {
                                         start: line.start,
                                         end: line.start + line.bytes.len() as u64,
                                     };
-                                    ctx.record(position, range, line.bytes, &value)?;
+                                    ctx.record(position, range, line.bytes, &value, None)?;
                                     position += 1;
                                 }
                                 Err(_) => match split_concatenated(line.bytes) {
@@ -431,7 +461,13 @@ impl<'s> Ingestor<'s> {
                                                 start: line.start + r.start as u64,
                                                 end: line.start + r.end as u64,
                                             };
-                                            ctx.record(position, range, &line.bytes[r], &value)?;
+                                            ctx.record(
+                                                position,
+                                                range,
+                                                &line.bytes[r],
+                                                &value,
+                                                None,
+                                            )?;
                                             position += 1;
                                         }
                                     }
@@ -459,6 +495,7 @@ impl<'s> Ingestor<'s> {
                             },
                             &bytes,
                             &value,
+                            None,
                         )?,
                         Err(_) => ctx.tally.malformed += 1,
                     }
@@ -482,36 +519,6 @@ impl<'s> Ingestor<'s> {
             ctx.apply(msg)?;
         }
         let prefix_fp = prefix_fingerprint(&mut file, cursor_offset).map_err(io_err(&path))?;
-        let now = now_rfc3339();
-        let version = tally
-            .runtime_version
-            .clone()
-            .unwrap_or_else(|| "unknown".into());
-        for ((provider, adapter, disc), n) in &tally.unrecognized {
-            let drift = Drift {
-                provider,
-                adapter,
-                runtime_version: &version,
-                outcome: "unrecognized",
-                discriminator: disc,
-            };
-            writer.add_drift(&drift, *n, &now)?;
-        }
-        for ((provider, reason), n) in &tally.ignored {
-            let drift = Drift {
-                provider,
-                adapter: &adapter_name,
-                runtime_version: &version,
-                outcome: "ignored",
-                discriminator: reason,
-            };
-            writer.add_drift(&drift, *n, &now)?;
-        }
-        for (session, counts) in &tally.redactions {
-            for (kind, n) in counts.iter() {
-                writer.add_redactions(session, kind, n)?;
-            }
-        }
         let cursor = SourceCursor {
             inode: Some(inode),
             size: Some(size),
@@ -521,52 +528,16 @@ impl<'s> Ingestor<'s> {
             offset: cursor_offset,
         };
         let state_json = checkpoint.map(|v| v.to_string());
-        let written = writer.finish(
-            &cursor,
+        let commit = Commit {
+            cursor: &cursor,
             next_position,
-            state_json.as_deref(),
-            tally.malformed,
-            tally.oversized,
-            tally.defects,
-            &now,
-        )?;
-        // Counted only once the transaction committed.
-        match (&mode, &state) {
-            (Mode::New, _) => self.summary.sources.new += 1,
-            (Mode::Append, _) => self.summary.sources.appended += 1,
-            (Mode::Rebuild, _) => self.summary.sources.rebuilt += 1,
-        }
-        self.summary.bytes_read += cursor_offset.saturating_sub(start_offset);
-        self.summary.records += tally.records;
-        self.summary.items += written.items;
-        self.summary.loops += written.loops;
-        self.summary.evidence += written.evidence;
-        self.summary.sessions_new += written.new_sessions;
-        self.summary.malformed_records += tally.malformed;
-        self.summary.oversized_records += tally.oversized;
-        self.summary.recovered_concatenations += tally.defects;
-        self.summary.redaction_ms += redaction_time.as_millis() as u64;
-        for ((provider, _adapter, disc), n) in tally.unrecognized {
-            *self
-                .summary
-                .unrecognized
-                .entry(format!("{provider}:{version}:{disc}"))
-                .or_insert(0) += n;
-        }
-        for ((provider, reason), n) in tally.ignored {
-            *self
-                .summary
-                .ignored
-                .entry(format!("{provider}:{reason}"))
-                .or_insert(0) += n;
-        }
-        for counts in tally.redactions.values() {
-            for (kind, n) in counts.iter() {
-                *self.summary.redactions.entry(kind.to_string()).or_insert(0) += n;
-            }
-        }
-        self.touched.extend(written.touched_sessions);
-        Ok(())
+            adapter_state: state_json.as_deref(),
+            adapter_name: &adapter_name,
+            mode,
+            bytes_read: cursor_offset.saturating_sub(start_offset),
+            redaction_time,
+        };
+        commit_source(writer, tally, commit, &mut self.summary, &mut self.touched)
     }
 
     fn sniff_file(&self, file: &mut File, path: &Path) -> Result<Option<String>, IngestError> {
@@ -653,6 +624,102 @@ impl<'s> Ingestor<'s> {
     }
 }
 
+/// How a source's transaction ends: where its cursor now stands and what was done.
+pub(crate) struct Commit<'a> {
+    pub cursor: &'a SourceCursor,
+    pub next_position: u64,
+    pub adapter_state: Option<&'a str>,
+    pub adapter_name: &'a str,
+    pub mode: Mode,
+    pub bytes_read: u64,
+    pub redaction_time: std::time::Duration,
+}
+
+/// Writes a source's counters and cursor, commits its transaction and adds it to the summary
+/// (only once committed).
+pub(crate) fn commit_source(
+    mut writer: SourceWriter<'_>,
+    tally: SourceTally,
+    c: Commit<'_>,
+    summary: &mut ScanSummary,
+    touched: &mut BTreeSet<i64>,
+) -> Result<(), IngestError> {
+    let now = now_rfc3339();
+    let version = tally
+        .runtime_version
+        .clone()
+        .unwrap_or_else(|| "unknown".into());
+    for ((provider, adapter, disc), n) in &tally.unrecognized {
+        let drift = Drift {
+            provider,
+            adapter,
+            runtime_version: &version,
+            outcome: "unrecognized",
+            discriminator: disc,
+        };
+        writer.add_drift(&drift, *n, &now)?;
+    }
+    for ((provider, reason), n) in &tally.ignored {
+        let drift = Drift {
+            provider,
+            adapter: c.adapter_name,
+            runtime_version: &version,
+            outcome: "ignored",
+            discriminator: reason,
+        };
+        writer.add_drift(&drift, *n, &now)?;
+    }
+    for (session, counts) in &tally.redactions {
+        for (kind, n) in counts.iter() {
+            writer.add_redactions(session, kind, n)?;
+        }
+    }
+    let written = writer.finish(
+        c.cursor,
+        c.next_position,
+        c.adapter_state,
+        tally.malformed,
+        tally.oversized,
+        tally.defects,
+        &now,
+    )?;
+    // Counted only once the transaction committed.
+    match c.mode {
+        Mode::New => summary.sources.new += 1,
+        Mode::Append => summary.sources.appended += 1,
+        Mode::Rebuild => summary.sources.rebuilt += 1,
+    }
+    summary.bytes_read += c.bytes_read;
+    summary.records += tally.records;
+    summary.items += written.items;
+    summary.loops += written.loops;
+    summary.evidence += written.evidence;
+    summary.sessions_new += written.new_sessions;
+    summary.malformed_records += tally.malformed;
+    summary.oversized_records += tally.oversized;
+    summary.recovered_concatenations += tally.defects;
+    summary.redaction_ms += c.redaction_time.as_millis() as u64;
+    for ((provider, _adapter, disc), n) in tally.unrecognized {
+        *summary
+            .unrecognized
+            .entry(format!("{provider}:{version}:{disc}"))
+            .or_insert(0) += n;
+    }
+    for ((provider, reason), n) in tally.ignored {
+        *summary
+            .ignored
+            .entry(format!("{provider}:{reason}"))
+            .or_insert(0) += n;
+    }
+    for counts in tally.redactions.values() {
+        for (kind, n) in counts.iter() {
+            *summary.redactions.entry(kind.to_string()).or_insert(0) += n;
+        }
+    }
+    touched.extend(written.touched_sessions);
+    Ok(())
+}
+
 fn resume(reader: &mut Reader<'_>, state: &Value) -> bool {
     match reader {
         Reader::Adapter { adapter, .. } => adapter.resume(state),
@@ -682,7 +749,7 @@ fn checkpoint(reader: &Reader<'_>) -> Option<Value> {
     }
 }
 
-fn finish(reader: &mut Reader<'_>) -> Vec<IngestMessage> {
+pub(crate) fn finish(reader: &mut Reader<'_>) -> Vec<IngestMessage> {
     match reader {
         Reader::Adapter { adapter, .. } => adapter.finish(),
         Reader::Spool { adapters, .. } => adapters.values_mut().flat_map(|a| a.finish()).collect(),
@@ -690,29 +757,32 @@ fn finish(reader: &mut Reader<'_>) -> Vec<IngestMessage> {
 }
 
 /// Everything needed to turn one record into stored messages.
-struct RecordCtx<'a, 'w, 'r> {
-    writer: &'a mut SourceWriter<'w>,
-    tally: &'a mut SourceTally,
-    redactor: &'a Redactor,
-    options: &'a IngestOptions,
-    reader: &'a mut Reader<'r>,
-    source: &'a SourceId,
-    hint: &'a str,
-    redaction_time: &'a mut std::time::Duration,
+pub(crate) struct RecordCtx<'a, 'w, 'r> {
+    pub writer: &'a mut SourceWriter<'w>,
+    pub tally: &'a mut SourceTally,
+    pub redactor: &'a Redactor,
+    pub options: &'a IngestOptions,
+    pub reader: &'a mut Reader<'r>,
+    pub source: &'a SourceId,
+    pub hint: &'a str,
+    pub redaction_time: &'a mut std::time::Duration,
 }
 
 impl RecordCtx<'_, '_, '_> {
-    fn record(
+    /// Records one native record (`range`: where its bytes are in the source or `member`) and
+    /// normalizes it.
+    pub(crate) fn record(
         &mut self,
         position: u64,
-        range: ByteRange,
+        range: impl Into<Option<ByteRange>>,
         bytes: &[u8],
         value: &Value,
+        member: Option<&str>,
     ) -> Result<(), IngestError> {
         let fingerprint = Fingerprint::of(bytes);
         let ts = value.get("timestamp").and_then(Value::as_str);
         self.writer
-            .add_record(position, Some(range), &fingerprint, ts)?;
+            .add_member_record(position, member, range.into(), &fingerprint, ts)?;
         self.tally.records += 1;
         let record = RecordRef::new(self.source.clone(), position);
         let (outcome, provider, adapter_name) = match &mut *self.reader {
@@ -721,6 +791,7 @@ impl RecordCtx<'_, '_, '_> {
                     record: &record,
                     value,
                     byte_len: bytes.len() as u64,
+                    member,
                 };
                 (
                     adapter.normalize(self.hint, &native),
@@ -753,6 +824,7 @@ impl RecordCtx<'_, '_, '_> {
                     record: &record,
                     value: env.payload,
                     byte_len: bytes.len() as u64,
+                    member: None,
                 };
                 let provider = adapter.provider().as_str().to_string();
                 (
@@ -786,7 +858,7 @@ impl RecordCtx<'_, '_, '_> {
         Ok(())
     }
 
-    fn apply(&mut self, mut msg: IngestMessage) -> Result<(), IngestError> {
+    pub(crate) fn apply(&mut self, mut msg: IngestMessage) -> Result<(), IngestError> {
         if let IngestMessage::Session(s) = &msg {
             if let Some(v) = &s.runtime_version {
                 self.tally.runtime_version = Some(v.clone());

@@ -93,6 +93,7 @@ fn registry() -> Registry {
         create: || Box::new(Toy::default()),
         default_roots: &[],
         file_suffixes: &[".jsonl"],
+        tree: None,
     }])
 }
 

@@ -34,6 +34,8 @@ pub enum StoreError {
     QueryRefused(String),
     #[error("query failed: {0}")]
     Query(String),
+    #[error("{path}: unknown schema: {detail}")]
+    UnknownSchema { path: PathBuf, detail: String },
 }
 
 impl StoreError {

@@ -14,14 +14,18 @@
 //!   surface ([`Store::query`]) is read-only, enforced by an authorizer, and bounded.
 //! * Findings are append-only: a new row only when a claim's judgement changes.
 //! * Database files are private to the user (0600).
+//! * Another program's database ([`ForeignDocuments`]) is only ever opened read-only, and its
+//!   schema is checked before any row is read.
 
 mod error;
+mod foreign;
 mod query;
 mod read;
 mod schema;
 mod write;
 
 pub use error::StoreError;
+pub use foreign::ForeignDocuments;
 pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
     DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, RecordLocation,

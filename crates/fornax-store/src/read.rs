@@ -156,6 +156,11 @@ pub struct RecordLocation {
     pub byte_start: Option<i64>,
     pub byte_end: Option<i64>,
     pub fingerprint: String,
+    /// Where the record sits inside a multi-document source (a path under the tree root, or
+    /// `<table>/<key>` of a database); `None` for single-file sources.
+    pub member: Option<String>,
+    /// The adapter that reads the source.
+    pub adapter: String,
 }
 
 fn json_err(what: &'static str) -> impl Fn(serde_json::Error) -> StoreError {
@@ -965,7 +970,8 @@ impl Store {
     pub fn record_location(&self, id: i64) -> Result<RecordLocation, StoreError> {
         self.conn
             .query_row(
-                "SELECT r.id, s.source_key, s.kind, s.locator, r.position, r.byte_start, r.byte_end, r.fingerprint
+                "SELECT r.id, s.source_key, s.kind, s.locator, r.position, r.byte_start, r.byte_end, r.fingerprint,
+                        r.member, s.adapter
                  FROM record r JOIN source s ON s.id = r.source_id WHERE r.id = ?1",
                 [id],
                 |r| {
@@ -983,6 +989,8 @@ impl Store {
                         byte_start: r.get(5)?,
                         byte_end: r.get(6)?,
                         fingerprint: fornax_types::Fingerprint(arr).to_hex(),
+                        member: r.get(8)?,
+                        adapter: r.get(9)?,
                     })
                 },
             )

@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::StoreError;
 
 /// Every migration, in order. Index `i` migrates version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[V1];
+const MIGRATIONS: &[&str] = &[V1, V2];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
@@ -214,6 +214,18 @@ CREATE VIEW current_finding AS
     SELECT f.* FROM finding f
     WHERE f.id = (SELECT MAX(f2.id) FROM finding f2
                   WHERE f2.session_id = f.session_id AND f2.claim_key = f.claim_key);
+"#;
+
+/// Multi-document sources (document trees, foreign databases): where each record sits inside
+/// the source, and the last seen state of every tree or database as a whole.
+const V2: &str = r#"
+ALTER TABLE record ADD COLUMN member TEXT;
+
+CREATE TABLE tree_state (
+    tree_key    TEXT PRIMARY KEY,
+    fingerprint BLOB NOT NULL,
+    updated_at  TEXT NOT NULL
+);
 "#;
 
 pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {

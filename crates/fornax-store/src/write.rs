@@ -104,6 +104,36 @@ impl Store {
         Ok(row)
     }
 
+    /// The fingerprint last recorded for a whole document tree or database (see
+    /// [`Store::set_tree_fingerprint`]).
+    pub fn tree_fingerprint(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT fingerprint FROM tree_state WHERE tree_key = ?1",
+                [key],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Records a tree's fingerprint once every one of its groups is stored, so that an
+    /// unchanged tree is skipped without reading its documents.
+    pub fn set_tree_fingerprint(
+        &self,
+        key: &str,
+        fingerprint: &[u8],
+        now: &str,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO tree_state (tree_key, fingerprint, updated_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT(tree_key) DO UPDATE SET fingerprint = excluded.fingerprint,
+                 updated_at = excluded.updated_at",
+            params![key, fingerprint, now],
+        )?;
+        Ok(())
+    }
+
     /// Every known source key with its locator (for noticing removed files).
     pub fn source_keys(&self) -> Result<Vec<(String, String, String)>, StoreError> {
         let mut stmt = self
@@ -271,12 +301,25 @@ impl<'c> SourceWriter<'c> {
         fingerprint: &Fingerprint,
         runtime_ts: Option<&str>,
     ) -> Result<(), StoreError> {
+        self.add_member_record(position, None, byte_range, fingerprint, runtime_ts)
+    }
+
+    /// Records one native record of a multi-document source: `member` names where it sits
+    /// inside the source (a path under a tree root, or `<table>/<key>` of a database).
+    pub fn add_member_record(
+        &mut self,
+        position: u64,
+        member: Option<&str>,
+        byte_range: Option<ByteRange>,
+        fingerprint: &Fingerprint,
+        runtime_ts: Option<&str>,
+    ) -> Result<(), StoreError> {
         let mut stmt = self.tx.prepare_cached(
-            "INSERT INTO record (source_id, position, byte_start, byte_end, fingerprint, runtime_ts)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            "INSERT INTO record (source_id, position, byte_start, byte_end, fingerprint, runtime_ts, member)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
              ON CONFLICT(source_id, position) DO UPDATE SET byte_start = excluded.byte_start,
                  byte_end = excluded.byte_end, fingerprint = excluded.fingerprint,
-                 runtime_ts = excluded.runtime_ts
+                 runtime_ts = excluded.runtime_ts, member = excluded.member
              RETURNING id",
         )?;
         let id: i64 = stmt.query_row(
@@ -286,7 +329,8 @@ impl<'c> SourceWriter<'c> {
                 byte_range.map(|r| r.start as i64),
                 byte_range.map(|r| r.end as i64),
                 &fingerprint.0[..],
-                runtime_ts
+                runtime_ts,
+                member
             ],
             |r| r.get(0),
         )?;

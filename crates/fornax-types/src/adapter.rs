@@ -17,6 +17,10 @@ pub struct NativeRecord<'a> {
     pub value: &'a serde_json::Value,
     /// Size of the record's bytes, for adapters that bound what they keep.
     pub byte_len: u64,
+    /// Where the record sits inside a multi-document source: a document tree's path relative
+    /// to its root (`part/msg_1/prt_2.json`) or a database row (`part/prt_2`). `None` for
+    /// records framed from one file.
+    pub member: Option<&'a str>,
 }
 
 impl<'a> NativeRecord<'a> {
@@ -25,6 +29,7 @@ impl<'a> NativeRecord<'a> {
             record,
             value,
             byte_len: 0,
+            member: None,
         }
     }
 }
@@ -116,6 +121,87 @@ pub struct AdapterDescriptor {
     /// Which file names under a root are candidates (a cheap pre-filter, for example
     /// `.jsonl`); content still decides.
     pub file_suffixes: &'static [&'static str],
+    /// For runtimes that keep a session as many small documents (or as rows of a database
+    /// holding the same documents): how those are grouped and ordered into sources.
+    pub tree: Option<DocumentTree>,
+}
+
+/// A runtime's store of small JSON documents, read as one ordered source per group (session).
+///
+/// Ingestion finds tree roots (directories holding every [`DocumentTree::root_marker`]
+/// subdirectory) and databases (by [`DocumentDatabase::file_names`]), reads every document
+/// once to [`place`](DocumentTree::place) it, asks [`plan`](DocumentTree::plan) for the groups,
+/// then feeds each group's documents, in the planned order, to one adapter as one source. The
+/// functions are pure: the adapter never does I/O.
+#[derive(Clone, Copy)]
+pub struct DocumentTree {
+    /// A directory is a tree root when it holds every one of these subdirectories.
+    pub root_marker: &'static [&'static str],
+    /// The database form of the same documents, when the runtime has one.
+    pub database: Option<&'static DocumentDatabase>,
+    /// Places one document. `member` is its path relative to the tree root (`/`-separated) or,
+    /// for a database row, `<table>/<key>`; `value` is its JSON when it parsed. `None`: the
+    /// document belongs to no session (it is counted, not read further).
+    pub place: fn(member: &str, value: Option<&serde_json::Value>) -> Option<TreeDoc>,
+    /// Groups placed documents (indexes into the slice) into sources, each in reading order.
+    pub plan: fn(&[TreeDoc]) -> Vec<TreeGroup>,
+}
+
+/// What [`DocumentTree::place`] learned about one document: enough to group and order it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TreeDoc {
+    /// Adapter-defined kind, ordering documents of a group first by rank.
+    pub rank: u8,
+    /// The document's own id, when it has one.
+    pub id: Option<String>,
+    /// The group (session) the document names or its location implies, when known.
+    pub group: Option<String>,
+    /// The document this one belongs to (for example a part's message), when known.
+    pub parent: Option<String>,
+    /// Orders siblings of the same rank (adapter-defined; compared as bytes).
+    pub sort_key: String,
+}
+
+/// One source planned from a tree: a group name (used as the session hint) and its members.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeGroup {
+    pub name: String,
+    /// Indexes into the placed documents, in reading order.
+    pub members: Vec<usize>,
+}
+
+/// A database holding a runtime's documents, one row per document. Read only, through the
+/// store; its schema is checked against this description before any row is read.
+#[derive(Debug, Clone, Copy)]
+pub struct DocumentDatabase {
+    /// File names of the database (for example `opencode.db`).
+    pub file_names: &'static [&'static str],
+    /// The tables read; each must exist with its required columns.
+    pub tables: &'static [DocumentTable],
+}
+
+/// How the rows of one table become JSON documents.
+#[derive(Debug, Clone, Copy)]
+pub struct DocumentTable {
+    pub name: &'static str,
+    /// The column identifying a row; a row's member name is `<table>/<key>`.
+    pub key: &'static str,
+    /// A column holding a JSON object that becomes the document's body, when there is one.
+    pub body: Option<&'static str>,
+    /// Columns copied into the document, as `(column, field)`; a dotted field (`time.created`)
+    /// nests. Copied columns override body fields; NULL columns are left out.
+    pub fields: &'static [(&'static str, &'static str)],
+    /// Columns without which the table is not understood (besides `key` and `body`).
+    pub required: &'static [&'static str],
+}
+
+impl std::fmt::Debug for DocumentTree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DocumentTree")
+            .field("root_marker", &self.root_marker)
+            .field("database", &self.database)
+            .finish()
+    }
 }
 
 impl std::fmt::Debug for AdapterDescriptor {

@@ -38,7 +38,8 @@ pub mod text;
 pub mod wire;
 
 pub use adapter::{
-    AdapterDescriptor, AgentAdapter, CapabilityProbe, Framing, NativeRecord, NormalizationOutcome,
+    AdapterDescriptor, AgentAdapter, CapabilityProbe, DocumentDatabase, DocumentTable,
+    DocumentTree, Framing, NativeRecord, NormalizationOutcome, TreeDoc, TreeGroup,
 };
 pub use canonical::{
     Connector, Delegation, EvidenceStrength, ExitCode, Invocation, Item, Loop, LoopEnd,

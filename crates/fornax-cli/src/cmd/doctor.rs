@@ -22,6 +22,10 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
             "transport": d.transport.as_str(),
             "adapter_version": adapter.adapter_version(),
             "default_roots": d.default_roots,
+            "document_tree": d.tree.map(|t| json!({
+                "root_marker": t.root_marker,
+                "database": t.database.map(|db| db.file_names),
+            })),
             "signals": caps.signals,
         }));
     }
@@ -128,6 +132,26 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
             a["transport"].as_str().unwrap_or(""),
             a["adapter_version"].as_str().unwrap_or("")
         ));
+        if let Some(tree) = a["document_tree"].as_object() {
+            let names = |v: &serde_json::Value| {
+                v.as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|n| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let db = names(&tree["database"]);
+            output::line(&format!(
+                "      reads a document tree (folders {}){}; one source per session",
+                names(&tree["root_marker"]),
+                if db.is_empty() {
+                    String::new()
+                } else {
+                    format!(" or the database {db} (read-only)")
+                }
+            ));
+        }
         if let Some(signals) = a["signals"].as_object() {
             for (class, sig) in signals {
                 output::line(&format!(
