@@ -358,6 +358,19 @@ def measure_lookups(fx: Fornax, reps: int) -> dict:
         result["query_failed"] = failed
         if not query:
             raise CommandFailed(f"every `fornax query` failed: {failed}")
+    # The status line Claude Code runs after every turn (budget: 20 ms), for sessions that
+    # have findings, read from this index.
+    ids = fx("query", "SELECT s.native_id FROM session s WHERE EXISTS (SELECT 1 FROM finding f WHERE f.session_id = s.id) LIMIT 10", "--json", check=False)
+    try:
+        native_ids = [r[0] for r in json.loads(ids.stdout)["rows"]]
+    except (ValueError, KeyError, TypeError):
+        native_ids = []
+    if native_ids:
+        payloads = [json.dumps({"session_id": sid, "hook_event_name": "Status"}).encode() for sid in native_ids]
+        spawn([fx.binary, "status", "--statusline"], fx.env, payloads[0])
+        line = [spawn([fx.binary, "status", "--statusline"], fx.env, p)[0] for _ in range(reps * 4) for p in payloads]
+        result["statusline"] = latency(line)
+        log(f"fornax status --statusline: p50 {result['statusline']['p50_ms']:.1f} ms p99 {result['statusline']['p99_ms']:.1f} ms")
     counts = fx("query", "SELECT (SELECT count(*) FROM item) AS items, (SELECT count(*) FROM session) AS sessions, (SELECT count(*) FROM claim) AS claims", "--json", check=False)
     try:
         result["index_counts"] = dict(zip(*(lambda d: (d["columns"], d["rows"][0]))(json.loads(counts.stdout))))
@@ -518,12 +531,16 @@ def report(res: dict) -> str:
         row("`fornax search`", fmt_lat(lk["search"]))
     if "query" in lk:
         row("`fornax query`", fmt_lat(lk["query"]))
+    if "statusline" in lk:
+        row("`fornax status --statusline`", fmt_lat(lk["statusline"]))
     big = fx.get("lookups_big")
     if big:
         n = fx["grown"]["items_after"]
         row(f"`fornax search`, index grown to {n:,} items", fmt_lat(big["search"]))
         if "query" in big:
             row(f"`fornax query`, index grown to {n:,} items", fmt_lat(big["query"]))
+        if "statusline" in big:
+            row(f"`fornax status --statusline`, index grown to {n:,} items", fmt_lat(big["statusline"]))
     lines.append("")
     s = c.get("summary", {})
     lines.append(f"fornax cold scan summary: records {s.get('records')}, items {s.get('items')}, bytes_read {s.get('bytes_read')}, sources {json.dumps(s.get('sources'))}.")
