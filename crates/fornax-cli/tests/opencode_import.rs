@@ -134,6 +134,10 @@ fn a_storage_tree_is_one_ordered_source_per_session() {
     );
     assert_eq!(first["records"], 15);
     assert_eq!(
+        first["documents_placed"], 16,
+        "every .json document: {first:#}"
+    );
+    assert_eq!(
         test_verdicts(&home),
         vec![(SID.to_string(), "CONTRADICTED".to_string())]
     );
@@ -179,6 +183,10 @@ fn a_storage_tree_is_one_ordered_source_per_session() {
     assert_eq!(third["sources"]["rebuilt"], 1, "{third:#}");
     assert_eq!(third["sources"]["unchanged"], 1, "{third:#}");
     assert_eq!(third["records"], 6);
+    assert_eq!(
+        third["documents_placed"], 1,
+        "only the changed file is read to be placed again"
+    );
     assert_eq!(items_of(&home, SID), items_before);
     let hits = fornax(&home)
         .args(["search", "--json", "a CLI flag"])
@@ -191,12 +199,24 @@ fn a_storage_tree_is_one_ordered_source_per_session() {
     std::fs::write(&broken, b"{\"id\": \"prt_b20000000009\", \"type\": \"te").unwrap();
     let fourth = scan(&home, &data);
     assert_eq!(fourth["malformed_records"], 1, "{fourth:#}");
+    assert_eq!(fourth["documents_placed"], 1);
     assert_eq!(fourth["sources"]["rebuilt"], 1, "{fourth:#}");
     assert_eq!(items_of(&home, SID), items_before);
     assert_eq!(
         test_verdicts(&home),
         vec![(SID.to_string(), "CONTRADICTED".to_string())]
     );
+
+    // A removed document leaves its session's source.
+    std::fs::remove_file(data.join(format!("storage/todo/{SID}.json"))).unwrap();
+    let fifth = scan(&home, &data);
+    assert_eq!(fifth["sources"]["rebuilt"], 1, "{fifth:#}");
+    assert_eq!(fifth["documents_placed"], 0);
+    assert!(query(
+        &home,
+        "SELECT member FROM record WHERE member LIKE 'todo/%'"
+    )
+    .is_empty());
 
     // Every record points back at its document's bytes.
     let id = query(

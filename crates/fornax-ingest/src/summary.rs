@@ -18,6 +18,8 @@ pub struct SourceCounts {
 pub struct ScanSummary {
     pub sources: SourceCounts,
     pub bytes_read: u64,
+    /// Documents of trees and databases read to be placed (unchanged tree files are not).
+    pub documents_placed: u64,
     pub records: u64,
     pub sessions_touched: u64,
     pub sessions_new: u64,

@@ -5,13 +5,19 @@
 //! each document once to fingerprint and place it (keeping only its placement), the second
 //! reads each group's documents again, in the planned order, through the group's adapter. A
 //! group whose documents are unchanged (same members, same fingerprints) is not read again;
-//! a changed group is rebuilt whole, as its documents' order may have changed. A tree whose
-//! files all keep their size, mtime and inode is skipped without reading anything.
+//! a changed group is rebuilt whole, as its documents' order may have changed.
+//!
+//! Re-reading is proportional to what changed: a tree whose files all keep their size, mtime
+//! and inode is skipped without reading anything, and in a changed tree only the changed files
+//! are read to be placed again (the placement of the others is kept in the store). A database
+//! has no per-row metadata to trust, so a changed database is read whole (each row once to
+//! place it, then the changed sessions' rows again).
 
+use std::collections::HashSet;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use fornax_store::{ForeignDocuments, SourceCursor, SourceSpec};
+use fornax_store::{ForeignDocuments, SourceCursor, SourceSpec, TreeMemberState};
 use fornax_types::{
     AdapterDescriptor, ByteRange, DocumentTree, Fingerprint, SourceId, TreeDoc, TreeGroup,
 };
@@ -78,21 +84,36 @@ struct Placed {
     outside: u64,
 }
 
+/// Places one document from its bytes (`None`: too large to read).
+fn place_bytes(tree: &DocumentTree, member: &str, bytes: Option<&[u8]>) -> TreeMemberState {
+    let value = bytes.and_then(|b| serde_json::from_slice::<Value>(b).ok());
+    TreeMemberState {
+        size: 0,
+        mtime_ns: 0,
+        inode: 0,
+        fingerprint: bytes.map(|b| Fingerprint::of(b).0).unwrap_or([0; 32]),
+        oversized: bytes.is_none(),
+        placed: (tree.place)(member, value.as_ref()),
+    }
+}
+
 impl Placed {
-    fn add(&mut self, tree: &DocumentTree, member: String, bytes: Option<&[u8]>) {
-        let value = bytes.and_then(|b| serde_json::from_slice::<Value>(b).ok());
-        let Some(doc) = (tree.place)(&member, value.as_ref()) else {
+    fn push(&mut self, member: String, state: &TreeMemberState) {
+        let Some(doc) = &state.placed else {
             self.outside += 1;
             return;
         };
-        self.docs.push(doc);
-        self.fingerprints.push(match bytes {
-            Some(b) => Fingerprint::of(b),
-            None => Fingerprint([0; 32]),
-        });
-        self.oversized.push(bytes.is_none());
+        self.docs.push(doc.clone());
+        self.fingerprints.push(Fingerprint(state.fingerprint));
+        self.oversized.push(state.oversized);
         self.members.push(member);
     }
+}
+
+fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
+    meta.mtime()
+        .saturating_mul(1_000_000_000)
+        .saturating_add(meta.mtime_nsec())
 }
 
 /// Fingerprint of a group: its members, in order, with their documents' fingerprints.
@@ -176,20 +197,47 @@ impl Ingestor<'_> {
             self.summary.sources.unchanged += 1;
             return Ok(());
         }
+        // Only files whose size, mtime or inode changed are read to be placed again.
+        let known = self.store.tree_members(&tree_key)?;
+        let present: HashSet<&str> = files.iter().map(|(m, _)| m.as_str()).collect();
+        let removed: Vec<String> = known
+            .keys()
+            .filter(|m| !present.contains(m.as_str()))
+            .cloned()
+            .collect();
         let mut placed = Placed::default();
-        for (member, meta) in files {
-            if meta.len() > self.options.max_record_bytes as u64 {
-                placed.add(&tree, member, None);
-                continue;
+        let mut changed = Vec::new();
+        for (member, meta) in &files {
+            let (size, mtime, inode) = (meta.len(), mtime_ns(meta), meta.ino());
+            if let Some(st) = known.get(member) {
+                if (st.size, st.mtime_ns, st.inode) == (size, mtime, inode) {
+                    placed.push(member.clone(), st);
+                    continue;
+                }
             }
-            let path = root.join(&member);
-            match std::fs::read(&path) {
-                Ok(bytes) => placed.add(&tree, member, Some(&bytes)),
-                // Removed between listing and reading: the next scan sees the tree as it is.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(io_err(&path)(e)),
-            }
+            let state = if size > self.options.max_record_bytes as u64 {
+                place_bytes(&tree, member, None)
+            } else {
+                let path = root.join(member);
+                match std::fs::read(&path) {
+                    Ok(bytes) => place_bytes(&tree, member, Some(&bytes)),
+                    // Removed between listing and reading: the next scan sees the tree as it is.
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                    Err(e) => return Err(io_err(&path)(e)),
+                }
+            };
+            let state = TreeMemberState {
+                size,
+                mtime_ns: mtime,
+                inode,
+                ..state
+            };
+            placed.push(member.clone(), &state);
+            changed.push((member.clone(), state));
+            self.summary.documents_placed += 1;
         }
+        self.store
+            .update_tree_members(&tree_key, &changed, &removed)?;
         let locator = root.display().to_string();
         if self.ingest_groups(&Documents::Tree(&root), &locator, desc, &tree, &placed) {
             self.store
@@ -225,10 +273,14 @@ impl Ingestor<'_> {
         let db = ForeignDocuments::open(&path, spec)?;
         let mut placed = Placed::default();
         let limit = self.options.max_record_bytes;
+        let mut read = 0u64;
         db.for_each(|member, bytes| {
             let bytes = (bytes.len() <= limit).then_some(bytes);
-            placed.add(&tree, member, bytes.as_deref());
+            let state = place_bytes(&tree, &member, bytes.as_deref());
+            placed.push(member, &state);
+            read += 1;
         })?;
+        self.summary.documents_placed += read;
         let locator = path.display().to_string();
         if self.ingest_groups(&Documents::Database(&db), &locator, desc, &tree, &placed) {
             self.store

@@ -22,6 +22,7 @@ mod foreign;
 mod query;
 mod read;
 mod schema;
+mod trees;
 mod write;
 
 pub use error::StoreError;
@@ -32,6 +33,7 @@ pub use read::{
     SearchHit, SessionDetail, SessionFilter, SessionRow,
 };
 pub use schema::SCHEMA_VERSION;
+pub use trees::TreeMemberState;
 pub use write::{Drift, SourceCursor, SourceSpec, SourceState, SourceWriter, WriteSummary};
 
 use std::path::{Path, PathBuf};

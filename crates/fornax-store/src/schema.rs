@@ -226,6 +226,24 @@ CREATE TABLE tree_state (
     fingerprint BLOB NOT NULL,
     updated_at  TEXT NOT NULL
 );
+
+-- What was learned of each document of a tree, valid while its size, mtime and inode hold.
+CREATE TABLE tree_member (
+    tree_key    TEXT NOT NULL,
+    member      TEXT NOT NULL,
+    size        INTEGER NOT NULL,
+    mtime_ns    INTEGER NOT NULL,
+    inode       INTEGER NOT NULL,
+    fingerprint BLOB NOT NULL,
+    oversized   INTEGER NOT NULL,
+    placed      INTEGER NOT NULL,
+    rank        INTEGER,
+    doc_id      TEXT,
+    grp         TEXT,
+    parent      TEXT,
+    sort_key    TEXT,
+    PRIMARY KEY (tree_key, member)
+) WITHOUT ROWID;
 "#;
 
 pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {

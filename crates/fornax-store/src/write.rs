@@ -104,36 +104,6 @@ impl Store {
         Ok(row)
     }
 
-    /// The fingerprint last recorded for a whole document tree or database (see
-    /// [`Store::set_tree_fingerprint`]).
-    pub fn tree_fingerprint(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT fingerprint FROM tree_state WHERE tree_key = ?1",
-                [key],
-                |r| r.get(0),
-            )
-            .optional()?)
-    }
-
-    /// Records a tree's fingerprint once every one of its groups is stored, so that an
-    /// unchanged tree is skipped without reading its documents.
-    pub fn set_tree_fingerprint(
-        &self,
-        key: &str,
-        fingerprint: &[u8],
-        now: &str,
-    ) -> Result<(), StoreError> {
-        self.conn.execute(
-            "INSERT INTO tree_state (tree_key, fingerprint, updated_at) VALUES (?1, ?2, ?3)
-             ON CONFLICT(tree_key) DO UPDATE SET fingerprint = excluded.fingerprint,
-                 updated_at = excluded.updated_at",
-            params![key, fingerprint, now],
-        )?;
-        Ok(())
-    }
-
     /// Every known source key with its locator (for noticing removed files).
     pub fn source_keys(&self) -> Result<Vec<(String, String, String)>, StoreError> {
         let mut stmt = self
