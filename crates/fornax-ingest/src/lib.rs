@@ -15,7 +15,6 @@
 //! * One source, one transaction (data and cursor together).
 //! * Names no concrete adapter: adapters arrive as [`fornax_types::AdapterDescriptor`]s.
 
-pub mod clock;
 mod discover;
 pub mod frame;
 pub mod order;
@@ -24,6 +23,8 @@ pub mod spool;
 mod summary;
 
 pub use discover::discover;
+/// Wall-clock timestamps; shared with the hook, which writes them into spool envelopes.
+pub use fornax_hook::clock;
 pub use pipeline::{
     verify_sessions, IngestError, IngestOptions, Ingestor, Progress, Registry, VerifyOutcome,
     SPOOL_ADAPTER,
