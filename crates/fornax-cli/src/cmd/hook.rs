@@ -1,8 +1,8 @@
 //! `fornax hook <agent>`: the live entry points, delegated to `fornax_hook`.
 //!
-//! The `fornax-hook` binary runs the same code without the rest of `fornax` (it starts several
-//! times faster); `fornax install` writes that binary into agent settings when it sits next to
-//! this one. Either way a hook reads the payload, appends it to the spool (fsync) and exits 0
+//! The `fornax-hook` binary runs the same code without the rest of `fornax` (about half the
+//! start-up cost); `fornax install` writes that binary into agent settings when it sits next
+//! to this one. Either way a hook reads the payload, appends it to the spool (fsync) and exits 0
 //! with nothing on stdout unless a decision is due; see `fornax_hook` for the guards.
 
 use std::path::PathBuf;

@@ -144,7 +144,7 @@ impl Places {
 }
 
 /// The small hook binary next to `exe`, when there is one: it runs the same hook code as
-/// `fornax hook` and starts several times faster, so agents that start a process per event
+/// `fornax hook` with about half the start-up cost, so agents that start a process per event
 /// should call it.
 pub(crate) fn hook_binary(exe: &Path) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
