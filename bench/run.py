@@ -283,37 +283,56 @@ def hook_payloads(n: int, transcript: str, cwd: str) -> list[bytes]:
     return out
 
 
-def measure_hooks(fx: Fornax, n: int, out: str) -> dict:
+def measure_hooks(fx: Fornax, n: int, out: str, hook_bin: str | None) -> dict:
+    """Hook latency, daemon down then up. Each loop interleaves, payload by payload, spawning
+    /bin/true, `fornax hook claude` and (when built) `fornax-hook claude`, so that every
+    configuration sees the same machine noise; the ratios between them are the signal."""
     work = os.path.join(out, "hook-work")
     os.makedirs(work, exist_ok=True)
     transcript = os.path.join(work, "b3c1d2e4-0000-4000-8000-000000000001.jsonl")
     open(transcript, "a").close()
     payloads = hook_payloads(n, transcript, "/home/dev/bench")
-    result: dict = {"warmup_calls": WARMUP}
+    result: dict = {"warmup_calls": WARMUP, "hook_binary": hook_bin}
     true_bin = shutil.which("true") or "/bin/true"
-    result["spawn_true"] = latency([timed([true_bin], stdin=p) for p in payloads])
-    log(f"/bin/true spawn: p50 {result['spawn_true']['p50_ms']:.2f} ms")
+    commands = {"fornax": [fx.binary, "hook", "claude"]}
+    if hook_bin:
+        commands["fornax_hook"] = [hook_bin, "claude"]
 
-    def hook_loop() -> dict:
+    def hook_loop(state: str) -> None:
         for p in payloads[:WARMUP]:
-            fx.timed("hook", "claude", stdin=p)
-        return latency([fx.timed("hook", "claude", stdin=p) for p in payloads])
+            for cmd in commands.values():
+                timed(cmd, fx.env, p)
+        samples: dict[str, list[float]] = {"true": [], **{k: [] for k in commands}}
+        for p in payloads:
+            samples["true"].append(timed([true_bin], stdin=p))
+            for k, cmd in commands.items():
+                samples[k].append(timed(cmd, fx.env, p))
+        names = {"true": "spawn_true", "fornax": "daemon", "fornax_hook": "hook_binary_daemon"}
+        for k, values in samples.items():
+            key = names[k] if k == "true" and state == "down" else f"{names[k]}_{state}"
+            result[key] = latency(values)
+        msg = ", ".join(f"{k} p50 {latency(v)['p50_ms']:.2f} ms p99 {latency(v)['p99_ms']:.2f} ms" for k, v in samples.items())
+        log(f"hooks, daemon {state}: {msg}")
 
-    result["daemon_down"] = hook_loop()
-    log(f"fornax hook claude (daemon down): p50 {result['daemon_down']['p50_ms']:.2f} ms p99 {result['daemon_down']['p99_ms']:.2f} ms")
+    hook_loop("down")
     if fx.has("daemon"):
         start = fx("daemon", "start", check=False)
         if start.code == 0:
             time.sleep(1.0)
             try:
-                result["daemon_up"] = hook_loop()
-                log(f"fornax hook claude (daemon up): p50 {result['daemon_up']['p50_ms']:.2f} ms p99 {result['daemon_up']['p99_ms']:.2f} ms")
+                hook_loop("up")
             finally:
                 fx("daemon", "stop", check=False)
         else:
-            result["daemon_up"] = {"error": f"`fornax daemon start` exited {start.code}: {start.stdout[-300:]!r}"}
+            err = {"error": f"`fornax daemon start` exited {start.code}: {start.stdout[-300:]!r}"}
+            result["daemon_up"] = err
+            if hook_bin:
+                result["hook_binary_daemon_up"] = err
     else:
-        result["daemon_up"] = {"error": "no `fornax daemon` subcommand in this build"}
+        err = {"error": "no `fornax daemon` subcommand in this build"}
+        result["daemon_up"] = err
+        if hook_bin:
+            result["hook_binary_daemon_up"] = err
     return result
 
 
@@ -482,6 +501,36 @@ def fmt_lat(lt: dict) -> str:
     return f"p50 {lt['p50_ms']:.2f} ms, p99 {lt['p99_ms']:.2f} ms (min {lt['min_ms']:.2f}, max {lt['max_ms']:.2f}, n={lt['n']})"
 
 
+def hook_rows(h: dict | None, row) -> None:
+    if not h:
+        return
+    row("spawn /bin/true (same harness)", fmt_lat(h["spawn_true"]))
+    if "spawn_true_up" in h:
+        row("spawn /bin/true (same harness, daemon-up loop)", fmt_lat(h["spawn_true_up"]))
+    row("`fornax hook claude`, daemon down", fmt_lat(h["daemon_down"]))
+    row("`fornax hook claude`, daemon up", fmt_lat(h["daemon_up"]))
+    if "hook_binary_daemon_down" in h:
+        row("`fornax-hook claude`, daemon down", fmt_lat(h["hook_binary_daemon_down"]))
+        row("`fornax-hook claude`, daemon up", fmt_lat(h["hook_binary_daemon_up"]))
+
+
+def hooks_report(res: dict) -> str:
+    """The report of a `--only hooks` run."""
+    lines = [
+        f"## Hook latency {res['date']}",
+        "",
+        f"Load average (1 min) at start {res['load'][0]:.1f}, at end {res.get('load_end', [0])[0]:.1f} on {os.cpu_count()} CPUs.",
+        "",
+        f"Commit `{res['commit']}`, {res['machine']}. Each loop interleaves the commands payload by payload.",
+        "",
+        "| measurement | latency |",
+        "| --- | --- |",
+    ]
+    hook_rows(res["fornax"].get("hooks"), lambda name, a, *_: lines.append(f"| {name} | {a} |"))
+    lines.append("")
+    return "\n".join(lines)
+
+
 def report(res: dict) -> str:
     m, fx = res["corpus"], res["fornax"]
     lines = [
@@ -521,11 +570,7 @@ def report(res: dict) -> str:
         row("share of cold scan in redaction", f"{sh['redaction_share']['median'] * 100:.1f}% ({sh['redaction_share']['min'] * 100:.1f}–{sh['redaction_share']['max'] * 100:.1f}%)")
     if "verification_share" in sh:
         row("share of cold scan in verification", f"{sh['verification_share']['median'] * 100:.1f}% ({sh['verification_share']['min'] * 100:.1f}–{sh['verification_share']['max'] * 100:.1f}%)")
-    h = fx.get("hooks")
-    if h:
-        row("spawn /bin/true (same harness)", fmt_lat(h["spawn_true"]))
-        row("`fornax hook claude`, daemon down", fmt_lat(h["daemon_down"]))
-        row("`fornax hook claude`, daemon up", fmt_lat(h["daemon_up"]))
+    hook_rows(fx.get("hooks"), row)
     lk = fx.get("lookups", {})
     if "search" in lk:
         row("`fornax search`", fmt_lat(lk["search"]))
@@ -581,6 +626,8 @@ def machine() -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fornax", required=True, help="path of the fornax binary")
+    ap.add_argument("--fornax-hook", help="path of the fornax-hook binary (default: next to --fornax, when there)")
+    ap.add_argument("--only", choices=["hooks"], help="measure only this part (no corpus, no trace-index)")
     ap.add_argument("--size", type=gen_corpus.parse_size, default=gen_corpus.parse_size("64MiB"))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--runs", type=int, default=5)
@@ -593,19 +640,18 @@ def main() -> int:
     args = ap.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
+    if args.fornax_hook is None:
+        sibling = os.path.join(os.path.dirname(os.path.abspath(args.fornax)), "fornax-hook")
+        args.fornax_hook = sibling if os.access(sibling, os.X_OK) else None
+    elif not os.access(args.fornax_hook, os.X_OK):
+        log(f"--fornax-hook {args.fornax_hook} is not an executable")
+        return 2
+    if args.only == "hooks":
+        return measure_only_hooks(args)
     corpus_dir, manifest = ensure_corpus(args.out, args.seed, args.size)
     home = os.path.join(corpus_dir, "home")
-    commit = subprocess.run(["git", "-C", REPO, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
-    res: dict = {
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "commit": args.commit or (commit + (" (+ uncommitted changes)" if dirty else "")),
-        "machine": machine(),
-        "runs": args.runs,
-        "load": list(os.getloadavg()),
-        "corpus": manifest,
-        "fornax": {},
-    }
+    res = base_result(args)
+    res["corpus"] = manifest
     # The append measurements grow one file; it is put back afterwards so that the corpus
     # stays the pure function of (seed, size) that a later run reuses.
     target = append_target(home)
@@ -618,13 +664,48 @@ def main() -> int:
             f.write(original)
 
 
+def base_result(args: argparse.Namespace) -> dict:
+    commit = subprocess.run(["git", "-C", REPO, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "commit": args.commit or (commit + (" (+ uncommitted changes)" if dirty else "")),
+        "machine": machine(),
+        "runs": args.runs,
+        "load": list(os.getloadavg()),
+        "fornax": {},
+    }
+
+
+def measure_only_hooks(args: argparse.Namespace) -> int:
+    res = base_result(args)
+    fx = Fornax(os.path.abspath(args.fornax), os.path.join(args.out, "fornax-home-hooks"))
+    fx.reset()
+    failure = None
+    try:
+        res["fornax"]["hooks"] = measure_hooks(fx, max(args.hooks, 1), args.out, args.fornax_hook)
+    except CommandFailed as e:
+        failure = str(e)
+        log(f"FAILED: {failure}")
+    res["load_end"] = list(os.getloadavg())
+    with open(os.path.join(args.out, "results-hooks.json"), "w", encoding="utf-8") as f:
+        json.dump(res, f, indent=2)
+    if failure is not None:
+        return 1
+    text = hooks_report(res)
+    with open(os.path.join(args.out, "report-hooks.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    print(text)
+    return 0
+
+
 def measure_all(args: argparse.Namespace, res: dict, home: str, manifest: dict) -> int:
     failure = None
     fx = Fornax(os.path.abspath(args.fornax), os.path.join(args.out, f"fornax-home-{args.size}-s{args.seed}"))
     try:
         res["fornax"]["scans"] = measure_scans(fx, home, args.runs, manifest["bytes"])
         if args.hooks > 0:
-            res["fornax"]["hooks"] = measure_hooks(fx, args.hooks, args.out)
+            res["fornax"]["hooks"] = measure_hooks(fx, args.hooks, args.out, args.fornax_hook)
         res["fornax"]["lookups"] = measure_lookups(fx, args.lookup_reps)
         if args.scale_items and item_count(fx) < args.scale_items:
             res["fornax"]["grown"] = grow_index(fx, args, args.scale_items)

@@ -2,21 +2,23 @@
 # Fornax performance harness.
 #
 #   bench/run.sh [--smoke] [--size 64MiB|1GiB|...] [--runs N] [--seed N] [--hooks N]
-#                [--scale-items N] [--no-trace-index] [--debug]
+#                [--scale-items N] [--no-trace-index] [--debug] [--only hooks]
 #
-# Builds `fornax` (release; --smoke uses the dev build CI already has), generates the seeded
-# corpus under bench/out/ (reused when present), measures cold scan, warm rescan, rescan
-# after a one-line append, hook latency beside /bin/true, search and query latency (again
+# Builds `fornax` and `fornax-hook` (release; --smoke uses the dev build CI already has),
+# generates the seeded corpus under bench/out/ (reused when present), measures cold scan, warm
+# rescan, rescan after a one-line append, hook latency (`fornax hook claude` and `fornax-hook claude`, daemon
+# down and up, interleaved with spawning /bin/true), search and query latency (again
 # after growing the index with further corpora to --scale-items items, default 1,000,000), then
 # installs trace-index into bench/out/tools when missing and measures it on the same corpus.
 # Tables go to stdout and bench/out/report.md; every sample to bench/out/results.json.
 #
 # --smoke: tiny corpus, 1 run, 20 hook calls, no trace-index; a check that every command
-# works, with no thresholds. Exits non-zero only when a command fails.
+# works, with no thresholds. --only hooks: the hook latency alone (no corpus, no trace-index),
+# to bench/out/report-hooks.md. Exits non-zero only when a command fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-size=64MiB runs=5 seed=1 hooks=1000 reps=5 trace=auto profile=release smoke=0 scale=1000000
+size=64MiB runs=5 seed=1 hooks=1000 reps=5 trace=auto profile=release smoke=0 scale=1000000 only=
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) smoke=1 size=4MiB runs=1 hooks=20 reps=1 trace=skip profile=dev scale=0 ;;
@@ -27,7 +29,8 @@ while [ $# -gt 0 ]; do
     --scale-items) scale="$2"; shift ;;
     --no-trace-index) trace=skip ;;
     --debug) profile=dev ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --only) only="$2"; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -41,10 +44,10 @@ fi
 
 target_dir="${CARGO_TARGET_DIR:-target}"
 if [ "$profile" = release ]; then
-  cargo build --release -p fornax-cli
+  cargo build --release -p fornax-cli -p fornax-hook
   bin="$target_dir/release/fornax"
 else
-  cargo build -p fornax-cli
+  cargo build -p fornax-cli -p fornax-hook
   bin="$target_dir/debug/fornax"
 fi
 
@@ -62,4 +65,5 @@ mkdir -p "$out"
 } > "$out/machine.txt"
 
 exec "$python" bench/run.py --fornax "$bin" --size "$size" --runs "$runs" --seed "$seed" \
-  --hooks "$hooks" --lookup-reps "$reps" --trace-index "$trace" --scale-items "$scale" --out "$out"
+  --hooks "$hooks" --lookup-reps "$reps" --trace-index "$trace" --scale-items "$scale" --out "$out" \
+  ${only:+--only "$only"}

@@ -1,39 +1,13 @@
 //! `FORNAX_HOME`: where the index, the spool, logs and the config live.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use serde::Deserialize;
 
 use crate::error::CliError;
 
-/// `config.toml` in the home. Every key is optional.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Config {
-    /// Roots to scan per adapter name (or provider name), replacing the defaults.
-    #[serde(default)]
-    pub roots: BTreeMap<String, Vec<String>>,
-    #[serde(default)]
-    pub scan: ScanConfig,
-    #[serde(default)]
-    pub intervene: InterveneConfig,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ScanConfig {
-    pub max_record_bytes: Option<usize>,
-    pub text_cap: Option<usize>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct InterveneConfig {
-    #[serde(default)]
-    pub enabled: bool,
-}
+/// `config.toml`'s schema is shared with the hook, which must read it exactly as we do.
+pub use fornax_hook::config::Config;
 
 #[derive(Debug)]
 pub struct Context {
@@ -44,9 +18,7 @@ pub struct Context {
 
 /// The default home when neither `--home` nor `FORNAX_HOME` is given.
 pub fn default_home() -> PathBuf {
-    dirs::data_dir()
-        .unwrap_or_else(|| PathBuf::from("."))
-        .join("fornax")
+    fornax_hook::default_home()
 }
 
 impl Context {

@@ -40,6 +40,18 @@ fn exe() -> String {
         .to_string()
 }
 
+/// The hook command install writes for this build: the `fornax-hook` binary when it was built
+/// next to `fornax`, else `fornax hook claude`. The choice itself is pinned, independently of
+/// what was built, by `claude_hooks_run_the_hook_binary_when_it_sits_next_to_fornax`.
+fn hook_command() -> String {
+    let hook = Path::new(&exe()).with_file_name("fornax-hook");
+    if hook.is_file() {
+        format!("{} claude", hook.display())
+    } else {
+        format!("{} hook claude", exe())
+    }
+}
+
 /// A scratch home (`FORNAX_AGENT_HOME`), Fornax home and project directory.
 struct Sandbox {
     _dir: tempfile::TempDir,
@@ -65,7 +77,12 @@ impl Sandbox {
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fornax"));
+        self.command_of(Path::new(env!("CARGO_BIN_EXE_fornax")), args)
+    }
+
+    /// Runs `program` (a copy of `fornax`) instead of the built binary.
+    fn command_of(&self, program: &Path, args: &[&str]) -> Command {
+        let mut cmd = Command::new(program);
         cmd.args(args)
             .current_dir(&self.project)
             .env("FORNAX_AGENT_HOME", &self.home)
@@ -151,6 +168,7 @@ fn read_json(path: &Path) -> Value {
 fn stable(path: &Path) -> String {
     String::from_utf8(std::fs::read(path).unwrap())
         .unwrap()
+        .replace(&hook_command(), "<HOOK>")
         .replace(&exe(), "<FORNAX>")
 }
 
@@ -169,7 +187,7 @@ fn commands(settings: &Value, event: &str) -> Vec<String> {
 }
 
 fn assert_fully_installed(settings: &Value) {
-    let ours = format!("{} hook claude", exe());
+    let ours = hook_command();
     for event in EVENTS {
         let groups = settings["hooks"][event].as_array().unwrap();
         let mine: Vec<&Value> = groups
@@ -354,9 +372,72 @@ fn claude_repoints_an_earlier_install_without_duplicates() {
     assert!(settings.get("statusLine").is_none());
     for event in EVENTS {
         for c in commands(&settings, event) {
-            assert!(!c.ends_with(" hook claude"), "{event}: {c} left behind");
+            assert!(
+                !c.ends_with(" hook claude") && !c.ends_with("fornax-hook claude"),
+                "{event}: {c} left behind"
+            );
         }
     }
+}
+
+#[test]
+fn claude_hooks_run_the_hook_binary_when_it_sits_next_to_fornax() {
+    // Copies of `fornax` in two folders: one alone (a non-executable `fornax-hook` file does
+    // not count), one with an executable `fornax-hook` beside it.
+    let built = Path::new(env!("CARGO_BIN_EXE_fornax"));
+    let bins = tempfile::tempdir_in(built.parent().unwrap()).unwrap();
+    let place = |folder: &str, hook_mode: Option<u32>| -> PathBuf {
+        let dir = bins.path().join(folder);
+        std::fs::create_dir(&dir).unwrap();
+        let fornax = dir.join("fornax");
+        if std::fs::hard_link(built, &fornax).is_err() {
+            std::fs::copy(built, &fornax).unwrap();
+        }
+        if let Some(mode) = hook_mode {
+            let hook = dir.join("fornax-hook");
+            std::fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
+            std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(mode)).unwrap();
+        }
+        std::fs::canonicalize(fornax).unwrap()
+    };
+    let alone = place("alone", Some(0o644));
+    let paired = place("paired", Some(0o755));
+    let sb = Sandbox::new();
+    let path = sb.claude_settings();
+    let hooks_of = |settings: &Value| -> Vec<String> {
+        EVENTS.iter().flat_map(|e| commands(settings, e)).collect()
+    };
+    let run = |program: &Path, args: &[&str]| {
+        let out = sb.command_of(program, args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+
+    run(&alone, &["install", "claude"]);
+    let settings = read_json(&path);
+    let slow = format!("{} hook claude", alone.display());
+    assert_eq!(hooks_of(&settings), vec![slow; EVENTS.len()]);
+
+    // Installing from the folder with the hook binary repoints every entry at it.
+    let out = run(&paired, &["install", "claude"]);
+    assert!(out.contains("pointed 12 earlier Fornax hooks"), "{out}");
+    let settings = read_json(&path);
+    let fast = format!("{} claude", paired.with_file_name("fornax-hook").display());
+    assert_eq!(hooks_of(&settings), vec![fast; EVENTS.len()]);
+    assert_eq!(
+        settings["statusLine"]["command"],
+        format!("{} status --statusline", paired.display()).as_str(),
+        "the status line stays on `fornax`"
+    );
+    assert!(run(&paired, &["install", "claude"]).contains("already installed"));
+
+    // Either binary recognizes the other's entries as Fornax's.
+    run(&alone, &["uninstall", "claude"]);
+    assert_eq!(read_json(&path), serde_json::json!({}));
 }
 
 #[test]

@@ -80,6 +80,19 @@ fn dependency_violations(crates: &[(String, Vec<String>, Vec<String>)]) -> Vec<S
         {
             v.push(format!("{name}: only fornax-store may touch SQLite"));
         }
+        if name == "fornax-hook" {
+            // Every hook process loads this crate's whole tree: keep it to these.
+            for d in deps {
+                if !matches!(
+                    d.as_str(),
+                    "serde" | "serde_json" | "thiserror" | "dirs" | "toml"
+                ) {
+                    v.push(format!(
+                        "{name}: the hook binary must start fast; it may not depend on {d}"
+                    ));
+                }
+            }
+        }
         if deps.iter().any(|d| d == "fornax-adapter-conformance") {
             v.push(format!(
                 "{name}: the conformance crate is test-only (dev-dependency)"
@@ -133,9 +146,14 @@ fn the_dependency_check_catches_each_kind_of_violation() {
             vec!["fornax-adapter-claude".to_string()],
             vec![],
         ),
+        (
+            "fornax-hook".to_string(),
+            vec!["serde".to_string(), "clap".to_string()],
+            vec![],
+        ),
     ];
     let v = dependency_violations(&bad);
-    assert_eq!(v.len(), 4, "{v:#?}");
+    assert_eq!(v.len(), 5, "{v:#?}");
 }
 
 #[test]

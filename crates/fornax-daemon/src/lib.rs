@@ -1,7 +1,8 @@
 //! The live path: one daemon per `FORNAX_HOME`.
 //!
 //! Hooks and the opencode plugin append payloads to the spool (see `fornax_ingest::spool`) and
-//! poke the daemon; the daemon ingests the spool and the agents' files as they change (inotify
+//! poke the daemon (the client side, [`poke`] and [`request`], lives in `fornax_hook::client`
+//! so the hook binary stays small, and is re-exported here); the daemon ingests the spool and the agents' files as they change (inotify
 //! through `notify`, with a polling fallback), so findings are computed while the agent works.
 //! It answers status, flush, status-line and intervention requests on a Unix socket.
 //!
@@ -14,10 +15,9 @@
 //! * A connection's failure (malformed frame, panic) affects only that connection.
 //! * Never prints: it logs structured lines to `daemon.log` in the home.
 
-mod client;
 mod decide;
 mod server;
 
-pub use client::{poke, request, socket_path, ClientError};
 pub use decide::{decide_stop, Decision};
+pub use fornax_hook::client::{poke, request, socket_path, ClientError};
 pub use server::{run, DaemonConfig, DaemonError};

@@ -14,7 +14,7 @@ use fornax_store::Store;
 use serde_json::{json, Value};
 use tracing::{info, warn};
 
-use crate::client::socket_path;
+use fornax_hook::client::socket_path;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DaemonError {

@@ -17,7 +17,6 @@
 //!   plans; documents are read twice (place, then ingest) and never held all at once.
 //! * Names no concrete adapter: adapters arrive as [`fornax_types::AdapterDescriptor`]s.
 
-pub mod clock;
 mod discover;
 pub mod frame;
 pub mod order;
@@ -27,6 +26,8 @@ mod summary;
 mod tree;
 
 pub use discover::discover;
+/// Wall-clock timestamps; shared with the hook, which writes them into spool envelopes.
+pub use fornax_hook::clock;
 pub use pipeline::{
     verify_sessions, IngestError, IngestOptions, Ingestor, Progress, Registry, VerifyOutcome,
     SPOOL_ADAPTER,

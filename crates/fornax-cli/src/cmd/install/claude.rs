@@ -1,11 +1,13 @@
 //! Claude Code: command hooks and the status line in a `settings.json`.
 //!
 //! Install adds, for every hook event Fornax maps, one matcher group running
-//! `<fornax> hook claude`, and sets `statusLine` to `<fornax> status --statusline` when the
-//! file has none. An entry is Fornax's when its command is a `fornax` binary with exactly those
-//! arguments ([`super::shell::is_fornax_call`]); install repoints such entries at the running
-//! binary and drops duplicates, uninstall removes them (and the groups, event lists and `hooks`
-//! object they leave empty). Everything else keeps its place, order and value.
+//! `<dir>/fornax-hook claude` when that binary sits next to the running one, else
+//! `<fornax> hook claude` (same code, slower start), and sets `statusLine` to
+//! `<fornax> status --statusline` when the file has none. An entry is Fornax's when its command
+//! is a `fornax` binary with exactly those arguments ([`super::shell::is_fornax_call`]), or a
+//! `fornax-hook` binary with `claude`; install repoints such entries at the running binary and
+//! drops duplicates, uninstall removes them (and the groups, event lists and `hooks` object
+//! they leave empty). Everything else keeps its place, order and value.
 
 use std::path::{Path, PathBuf};
 
@@ -16,9 +18,11 @@ use crate::error::CliError;
 use super::atomic::{self, Mode};
 use super::report::{Change, FileChange, Outcome};
 use super::shell;
-use super::{fornax_exe, Action, Places};
+use super::{fornax_exe, hook_binary, Action, Places};
 
 const HOOK_ARGS: [&str; 2] = ["hook", "claude"];
+/// The arguments of the same hook run by the `fornax-hook` binary.
+const HOOK_BINARY_ARGS: [&str; 1] = ["claude"];
 const STATUS_ARGS: [&str; 2] = ["status", "--statusline"];
 /// Seconds Claude Code waits for the hook; the hook itself gives up after 3.
 const TIMEOUT_SECS: u64 = 10;
@@ -43,8 +47,8 @@ pub(super) const EVENTS: [(&str, bool); 12] = [
 
 const CAPTURED: &str = "live hook events (session start and end, prompts, every tool call before \
 and after with its output, tool failures with their error text (which carries the exit code), permission \
-requests, notifications, subagents, compaction, turn ends) are spooled by `fornax hook claude`; \
-transcripts under ~/.claude/projects are read by `fornax scan` and followed live by \
+requests, notifications, subagents, compaction, turn ends) are spooled by `fornax-hook claude` \
+(or `fornax hook claude`); transcripts under ~/.claude/projects are read by `fornax scan` and followed live by \
 `fornax daemon start`";
 
 /// `settings.json` of the user's Claude Code configuration.
@@ -71,7 +75,10 @@ struct Edit {
 pub(super) fn run(path: &Path, action: Action, mode: Mode) -> Result<Outcome, CliError> {
     let exe = fornax_exe()?;
     let commands = Commands {
-        hook: shell::command(&exe, &HOOK_ARGS),
+        hook: match hook_binary(&exe) {
+            Some(hook) => shell::command(&hook, &HOOK_BINARY_ARGS),
+            None => shell::command(&exe, &HOOK_ARGS),
+        },
         status: shell::command(&exe, &STATUS_ARGS),
     };
     let current = atomic::read(path)?;
@@ -241,7 +248,9 @@ fn command_of(entry: &Value) -> Option<&str> {
 }
 
 fn is_our_hook(entry: &Value) -> bool {
-    command_of(entry).is_some_and(|c| shell::is_fornax_call(c, &HOOK_ARGS))
+    command_of(entry).is_some_and(|c| {
+        shell::is_fornax_call(c, &HOOK_ARGS) || shell::is_fornax_hook_call(c, &HOOK_BINARY_ARGS)
+    })
 }
 
 fn is_our_status_line(value: &Value) -> bool {
@@ -480,6 +489,31 @@ mod tests {
             Value::Object(v),
             json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
                 {"type": "command", "command": "./guard.sh"}
+            ]}]}})
+        );
+    }
+
+    #[test]
+    fn hook_binary_entries_are_ours_too() {
+        let mut v = obj(json!({"hooks": {"Stop": [{"hooks": [
+            {"type": "command", "command": "/old/bin/fornax-hook claude"},
+            {"type": "command", "command": "/old/bin/fornax-hook claude --x"}
+        ]}]}}));
+        install(&mut v, &commands()).unwrap();
+        let stop = v["hooks"]["Stop"].clone();
+        assert_eq!(
+            stop[0]["hooks"][0]["command"],
+            "/opt/bin/fornax hook claude"
+        );
+        assert_eq!(
+            stop[0]["hooks"][1]["command"],
+            "/old/bin/fornax-hook claude --x"
+        );
+        uninstall(&mut v);
+        assert_eq!(
+            Value::Object(v),
+            json!({"hooks": {"Stop": [{"hooks": [
+                {"type": "command", "command": "/old/bin/fornax-hook claude --x"}
             ]}]}})
         );
     }

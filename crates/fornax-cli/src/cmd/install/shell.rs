@@ -1,8 +1,8 @@
 //! The command lines Fornax writes into agent settings, and how it recognizes them again.
 //!
-//! An entry is Fornax's when its command is exactly one `fornax` binary (any folder, so an
-//! install from a binary that has since moved is still found) followed by Fornax's own
-//! arguments. Anything else on the line (a pipe, a second command, other arguments) makes it
+//! An entry is Fornax's when its command is exactly one `fornax` (or `fornax-hook`) binary (any
+//! folder, so an install from a binary that has since moved is still found) followed by
+//! Fornax's own arguments. Anything else on the line (a pipe, a second command, other arguments) makes it
 //! someone else's.
 
 use std::path::Path;
@@ -19,18 +19,28 @@ pub fn command(program: &Path, args: &[&str]) -> String {
 
 /// Whether `line` runs a `fornax` binary with exactly `args`.
 pub fn is_fornax_call(line: &str, args: &[&str]) -> bool {
+    is_call(line, "fornax", args)
+}
+
+/// Whether `line` runs a `fornax-hook` binary with exactly `args`.
+pub fn is_fornax_hook_call(line: &str, args: &[&str]) -> bool {
+    is_call(line, "fornax-hook", args)
+}
+
+/// Whether `line` runs a binary called `program` (any folder) with exactly `args`.
+fn is_call(line: &str, program: &str, args: &[&str]) -> bool {
     let Some(words) = words(line) else {
         return false;
     };
-    let Some((program, rest)) = words.split_first() else {
+    let Some((first, rest)) = words.split_first() else {
         return false;
     };
-    let name = Path::new(program)
+    let name = Path::new(first)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    (name == "fornax" || name == "fornax.exe")
-        && rest.iter().map(String::as_str).eq(args.iter().copied())
+    let name = name.strip_suffix(".exe").unwrap_or(&name);
+    name == program && rest.iter().map(String::as_str).eq(args.iter().copied())
 }
 
 /// Quotes one word for a POSIX shell, leaving plain words as they are.
@@ -149,5 +159,22 @@ mod tests {
         ));
         assert!(!is_fornax_call("fornax 'hook claude", &["hook", "claude"]));
         assert!(!is_fornax_call("", &["hook", "claude"]));
+        assert!(is_fornax_hook_call(
+            "/opt/x/fornax-hook claude",
+            &["claude"]
+        ));
+        assert!(is_fornax_hook_call(
+            "'/a b/fornax-hook' claude",
+            &["claude"]
+        ));
+        assert!(!is_fornax_hook_call(
+            "/opt/x/fornax-hook claude x",
+            &["claude"]
+        ));
+        assert!(!is_fornax_hook_call("/opt/x/fornax claude", &["claude"]));
+        assert!(!is_fornax_call(
+            "/opt/x/fornax-hook hook claude",
+            &["hook", "claude"]
+        ));
     }
 }

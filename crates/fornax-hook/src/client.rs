@@ -1,4 +1,5 @@
-//! Talking to a running daemon.
+//! Talking to a running daemon: one JSON object per line on the home's Unix socket
+//! (`<home>/fornax.sock`), one JSON answer line back. The server side is `fornax-daemon`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;

@@ -1,0 +1,91 @@
+//! `config.toml` in the home, and the default home.
+//!
+//! The schema lives here, beside the hook, because the hook reads it (is intervention on?) and
+//! must accept and refuse exactly the files the `fornax` binary does; the binary re-exports it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// `config.toml` in the home. Every key is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Roots to scan per adapter name (or provider name), replacing the defaults.
+    #[serde(default)]
+    pub roots: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    pub scan: ScanConfig,
+    #[serde(default)]
+    pub intervene: InterveneConfig,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScanConfig {
+    pub max_record_bytes: Option<usize>,
+    pub text_cap: Option<usize>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InterveneConfig {
+    #[serde(default)]
+    pub enabled: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("reading {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("invalid config {path}: {source}")]
+    Invalid {
+        path: PathBuf,
+        source: toml::de::Error,
+    },
+}
+
+/// The config file of a home.
+pub fn config_path(home: &Path) -> PathBuf {
+    home.join("config.toml")
+}
+
+/// Reads a home's config; a missing file is the default config.
+pub fn load(home: &Path) -> Result<Config, ConfigError> {
+    let path = config_path(home);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => toml::from_str(&text).map_err(|source| ConfigError::Invalid { path, source }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+        Err(source) => Err(ConfigError::Read { path, source }),
+    }
+}
+
+/// The default home when neither `--home` nor `FORNAX_HOME` is given.
+pub fn default_home() -> PathBuf {
+    dirs::data_dir()
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join("fornax")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_is_default_and_unknown_keys_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(!load(dir.path()).unwrap().intervene.enabled);
+        std::fs::write(config_path(dir.path()), "[intervene]\nenabled = true\n").unwrap();
+        assert!(load(dir.path()).unwrap().intervene.enabled);
+        std::fs::write(
+            config_path(dir.path()),
+            "[intervene]\nenabled = true\n[scan]\nbogus = 1\n",
+        )
+        .unwrap();
+        assert!(matches!(load(dir.path()), Err(ConfigError::Invalid { .. })));
+    }
+}
