@@ -304,3 +304,108 @@ fn intervention_is_off_by_default() {
     let stop = serde_json::json!({"session_id": "s", "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "All tests pass."});
     assert_eq!(hook_output(&home, &stop), "");
 }
+
+/// Waits until `sql` counts at least `want`, or panics after `limit`.
+fn wait_for(home: &Path, sql: &str, want: i64, limit: Duration) {
+    let start = Instant::now();
+    loop {
+        let out = fornax(home)
+            .args(["query", "--json", sql])
+            .output()
+            .unwrap();
+        let got = serde_json::from_slice::<serde_json::Value>(&out.stdout)
+            .ok()
+            .and_then(|v| v["rows"][0][0].as_i64())
+            .unwrap_or(0);
+        if got >= want {
+            return;
+        }
+        assert!(
+            start.elapsed() < limit,
+            "{sql}: {got} after {limit:?}, wanted {want}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn the_daemon_picks_up_files_written_under_its_roots() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("fornax");
+    let user = dir.path().join("user");
+    let rollouts = user.join("rollouts");
+    let opencode = user.join("opencode/storage");
+    std::fs::create_dir_all(&rollouts).unwrap();
+    std::fs::create_dir_all(opencode.join("session")).unwrap();
+    std::fs::create_dir_all(opencode.join("message")).unwrap();
+    std::fs::create_dir_all(opencode.join("part")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join("config.toml"),
+        format!(
+            "[roots]\ncodex = [{:?}]\nopencode-storage = [{:?}]\n",
+            rollouts.display().to_string(),
+            opencode.display().to_string()
+        ),
+    )
+    .unwrap();
+    let daemon = |args: &[&str]| {
+        let out = fornax(&home)
+            .env("HOME", &user)
+            .args(args)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let _guard = Daemon(&home);
+    daemon(&["daemon", "start"]);
+
+    // A rollout appears under a watched root, as Codex writes it.
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::fs::copy(
+        fixtures.join("e2e/codex-rollout.jsonl"),
+        rollouts.join("rollout-2026-03-01T10-00-00-0001.jsonl"),
+    )
+    .unwrap();
+    wait_for(
+        &home,
+        "SELECT COUNT(*) FROM session WHERE provider = 'codex'",
+        1,
+        Duration::from_secs(30),
+    );
+    // opencode writes its storage tree document by document.
+    let storage = fixtures.join("opencode/storage");
+    for sub in ["session", "message", "part"] {
+        let from = storage.join(sub);
+        for entry in walk(&from) {
+            let to = opencode.join(sub).join(entry.strip_prefix(&from).unwrap());
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(&entry, &to).unwrap();
+        }
+    }
+    wait_for(
+        &home,
+        "SELECT COUNT(*) FROM finding f JOIN session s ON s.id = f.session_id
+         WHERE s.provider = 'opencode' AND f.verdict = 'CONTRADICTED'",
+        1,
+        Duration::from_secs(30),
+    );
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -52,9 +52,18 @@ impl std::fmt::Debug for DaemonConfig {
 
 /// Requests to the ingest worker.
 enum Work {
-    Poke,
+    /// Something reached the spool (a hook's poke, or a spool file event).
+    Spool,
+    /// Something changed under an agent root.
+    Roots,
+    /// Ingest everything now and answer when done.
     Flush(SyncSender<()>),
 }
+
+/// Hook events come in bursts (a tool call, its result, the next call): after the first one
+/// the worker waits this long and ingests the whole burst in one pass, so the daemon does not
+/// compete for the CPU with every hook of the burst.
+const SETTLE: Duration = Duration::from_millis(50);
 
 const MAX_CONNECTIONS: usize = 64;
 const MAX_REQUEST: u64 = 1024 * 1024;
@@ -203,9 +212,11 @@ fn watch(
     use notify::{RecursiveMode, Watcher};
     let spool = home.join("spool");
     let _ = std::fs::create_dir_all(&spool);
+    let spool_dir = spool.clone();
     let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        if res.is_ok() {
-            let _ = work.try_send(Work::Poke);
+        if let Ok(event) = res {
+            let in_spool = event.paths.iter().all(|p| p.starts_with(&spool_dir));
+            let _ = work.try_send(if in_spool { Work::Spool } else { Work::Roots });
         }
     })
     .ok()?;
@@ -239,10 +250,11 @@ fn ingest_worker(
             return;
         }
     };
-    let mut paths: Vec<PathBuf> = vec![home.join("spool")];
-    paths.extend(roots.iter().cloned());
-    let pass = |store: &mut Store| {
-        let files = fornax_ingest::discover(&paths, registry);
+    let spool = vec![home.join("spool")];
+    let mut everything: Vec<PathBuf> = spool.clone();
+    everything.extend(roots.iter().cloned());
+    let pass = |store: &mut Store, paths: &[PathBuf]| {
+        let files = fornax_ingest::discover(paths, registry);
         let mut ing = Ingestor::new(store, registry, options.clone());
         ing.ingest_files(&files, &mut ());
         match ing.finish() {
@@ -263,27 +275,38 @@ fn ingest_worker(
         }
         store.make_private();
     };
-    pass(&mut store);
+    pass(&mut store, &everything);
     loop {
-        let first = match rx.recv_timeout(poll) {
-            Ok(w) => Some(w),
-            Err(RecvTimeoutError::Timeout) => None,
+        // A quiet period ends in a full pass (the poll covers missed notifications).
+        let (first, mut full) = match rx.recv_timeout(poll) {
+            Ok(w) => (Some(w), false),
+            Err(RecvTimeoutError::Timeout) => (None, true),
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        // Coalesce everything queued into one pass.
         let mut flushes = Vec::new();
-        if let Some(Work::Flush(tx)) = first {
-            flushes.push(tx);
-        }
-        while let Ok(w) = rx.try_recv() {
-            if let Work::Flush(tx) = w {
+        let mut note = |w: Work, full: &mut bool| match w {
+            Work::Spool => {}
+            Work::Roots => *full = true,
+            Work::Flush(tx) => {
+                *full = true;
                 flushes.push(tx);
             }
+        };
+        if let Some(w) = first {
+            note(w, &mut full);
+        }
+        if !full {
+            std::thread::sleep(SETTLE);
+        }
+        // Coalesce everything queued into one pass.
+        while let Ok(w) = rx.try_recv() {
+            note(w, &mut full);
         }
         // Read the flag before the pass: when it was already set, this pass saw everything
         // received before the stop, so the worker may end after it.
         let stopping = stop.load(Ordering::SeqCst);
-        pass(&mut store);
+        // Hook events only touch the spool: a pass over it alone skips walking the roots.
+        pass(&mut store, if full { &everything } else { &spool });
         for f in flushes {
             let _ = f.send(());
         }
@@ -336,7 +359,7 @@ impl ConnCtx {
     fn handle(&self, req: &Value) -> Value {
         match req.get("op").and_then(Value::as_str) {
             Some("poke") => {
-                let _ = self.work.try_send(Work::Poke);
+                let _ = self.work.try_send(Work::Spool);
                 json!({"ok": true})
             }
             Some("status") => {
