@@ -2,8 +2,10 @@
 //!
 //! Hooks and the opencode plugin append payloads to the spool (see `fornax_ingest::spool`) and
 //! poke the daemon (the client side, [`poke`] and [`request`], lives in `fornax_hook::client`
-//! so the hook binary stays small, and is re-exported here); the daemon ingests the spool and the agents' files as they change (inotify
-//! through `notify`, with a polling fallback), so findings are computed while the agent works.
+//! so the hook binary stays small, and is re-exported here); the daemon ingests the spool and
+//! the agents' files as they change (inotify through `notify`, with a polling fallback), so
+//! findings are computed while the agent works. A burst of hook events is ingested in one pass
+//! over the spool alone, so the daemon does not compete with every hook of the burst.
 //! It answers status, flush, status-line and intervention requests on a Unix socket.
 //!
 //! # Invariants
