@@ -22,6 +22,7 @@ pub mod order;
 mod pipeline;
 pub mod spool;
 mod summary;
+mod verification;
 
 pub use discover::discover;
 pub use pipeline::{
