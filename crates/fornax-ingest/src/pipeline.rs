@@ -644,6 +644,7 @@ impl<'s> Ingestor<'s> {
 
     /// The summary so far.
     pub fn finish(mut self) -> Result<ScanSummary, IngestError> {
+        self.store.flush_search_index()?;
         if self.options.verify {
             self.verify_touched()?;
         }

@@ -1,10 +1,12 @@
 //! Verification of touched sessions: each touched family is read back from the store, judged
 //! by `fornax_verify`, and its evidence, claims and findings are written back.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use fornax_store::Store;
+use fornax_types::{Item, SemanticValue, SessionRef};
 
 use crate::clock::now_rfc3339;
 use crate::order::merge_timelines;
@@ -29,8 +31,8 @@ pub fn verify_sessions(store: &mut Store, sessions: &[i64]) -> Result<VerifyOutc
     let now = now_rfc3339();
     let mut outcome = VerifyOutcome::default();
     for root in roots {
-        let mut family = store.family(root)?;
-        let mut result = verify_family(&family);
+        let mut family = store.family_for_verification(root)?;
+        let mut result = verify_family(store, &family)?;
         // Claimed commits are looked up in the session's repository when it is on this
         // machine; what Fornax observes itself is then judged with the rest.
         let checks = host_commit_checks(store, &family, &result.claims, &now)?;
@@ -38,8 +40,8 @@ pub fn verify_sessions(store: &mut Store, sessions: &[i64]) -> Result<VerifyOutc
             for check in &checks {
                 store.add_evidence(check)?;
             }
-            family = store.family(root)?;
-            result = verify_family(&family);
+            family = store.family_for_verification(root)?;
+            result = verify_family(store, &family)?;
         }
         outcome.claims += result.claims.len() as u64;
         store.write_verification(
@@ -55,13 +57,49 @@ pub fn verify_sessions(store: &mut Store, sessions: &[i64]) -> Result<VerifyOutc
     Ok(outcome)
 }
 
-fn verify_family(family: &fornax_store::FamilyData) -> fornax_verify::Verification {
+/// Judges a family loaded by [`Store::family_for_verification`]: tool-output texts were left
+/// out, and each is read back from the store when a sensor reads that output, so only one
+/// output text is in memory at a time.
+fn verify_family(
+    store: &Store,
+    family: &fornax_store::FamilyData,
+) -> Result<fornax_verify::Verification, IngestError> {
+    let mut deferred: HashMap<(&SessionRef, &str), i64> = HashMap::new();
+    for (items, ids) in family.items.iter().zip(&family.deferred_texts) {
+        for (item, id) in items.iter().zip(ids) {
+            if let Some(id) = id {
+                deferred.insert((&item.session, item.key.as_str()), *id);
+            }
+        }
+    }
+    let failure: RefCell<Option<fornax_store::StoreError>> = RefCell::new(None);
+    let full_output = |item: &Item| -> Option<Item> {
+        let id = deferred.get(&(&item.session, item.key.as_str()))?;
+        let body = match store.text_body(*id) {
+            Ok(body) => body?,
+            Err(e) => {
+                failure.borrow_mut().get_or_insert(e);
+                return None;
+            }
+        };
+        let mut full = item.clone();
+        if let SemanticValue::ToolOutput(o) = &mut full.semantic.value {
+            if let Some(t) = &mut o.text {
+                t.text = body;
+            }
+        }
+        Some(full)
+    };
     let input = fornax_verify::TimelineInput {
         items: merge_timelines(&family.items),
         evidence: family.evidence.iter().collect(),
         capabilities: family.capabilities.iter().collect(),
     };
-    fornax_verify::verify(&input)
+    let result = fornax_verify::verify_with(&input, &full_output);
+    match failure.into_inner() {
+        Some(e) => Err(e.into()),
+        None => Ok(result),
+    }
 }
 
 /// Host-observed lookups of the commits a family's claims name, in the root session's working
