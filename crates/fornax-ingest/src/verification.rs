@@ -24,6 +24,18 @@ pub struct VerifyOutcome {
 
 /// Re-verifies the families of the given sessions (each family once) and stores the result.
 pub fn verify_sessions(store: &mut Store, sessions: &[i64]) -> Result<VerifyOutcome, IngestError> {
+    // Reading sessions back gains little from a large page cache; the memory goes to the
+    // family being verified instead.
+    store.set_cache_kib(VERIFY_CACHE_KIB)?;
+    let outcome = verify_roots(store, sessions);
+    store.set_cache_kib(Store::CACHE_KIB)?;
+    outcome
+}
+
+/// The page cache's bound while verifying, in KiB.
+const VERIFY_CACHE_KIB: u32 = 4 * 1024;
+
+fn verify_roots(store: &mut Store, sessions: &[i64]) -> Result<VerifyOutcome, IngestError> {
     let mut roots = BTreeSet::new();
     for id in sessions {
         roots.insert(store.family_root(*id)?);

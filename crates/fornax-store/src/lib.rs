@@ -46,6 +46,9 @@ pub struct Store {
 }
 
 impl Store {
+    /// The page cache's bound while writing, in KiB.
+    pub const CACHE_KIB: u32 = 16 * 1024;
+
     /// Opens (creating if needed) the database at `path` and migrates it.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         if let Some(dir) = path.parent() {
@@ -57,7 +60,7 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "temp_store", "MEMORY")?;
         // Bounded page cache (negative = KiB): memory stays flat on big scans.
-        conn.pragma_update(None, "cache_size", -16384)?;
+        conn.pragma_update(None, "cache_size", -i64::from(Store::CACHE_KIB))?;
         // Checkpoint every 32 MiB of WAL instead of 4 MiB: pages a scan rewrites often (index
         // interiors) are copied to the database once per checkpoint, not once per 4 MiB.
         conn.pragma_update(None, "wal_autocheckpoint", 8192)?;
@@ -152,6 +155,14 @@ impl Store {
                 return Ok(total);
             }
         }
+    }
+
+    /// Sets the page cache's bound in KiB (the store opens with 16 MiB). A smaller cache
+    /// while sessions are read back for verification leaves that memory to verification.
+    pub fn set_cache_kib(&self, kib: u32) -> Result<(), StoreError> {
+        self.conn
+            .pragma_update(None, "cache_size", -i64::from(kib))?;
+        Ok(())
     }
 
     /// Runs a WAL checkpoint so the main file holds everything (used after big scans).

@@ -479,7 +479,12 @@ impl Store {
              FROM item LEFT JOIN text ON text.id = item.text_id
              WHERE item.session_id = ?1 ORDER BY item.seq",
         )?;
-        let mut deferred = Vec::new();
+        let count: i64 = self
+            .conn
+            .prepare_cached("SELECT COUNT(*) FROM item WHERE session_id = ?1")?
+            .query_row([session_id], |r| r.get(0))?;
+        let count = usize::try_from(count).unwrap_or(0);
+        let mut deferred = Vec::with_capacity(count);
         let rows = stmt.query_map(params![session_id, lean], |r| {
             Ok((
                 r.get::<_, String>(1)?,
@@ -493,7 +498,7 @@ impl Store {
                 r.get::<_, Option<i64>>(9)?,
             ))
         })?;
-        let mut items = Vec::new();
+        let mut items = Vec::with_capacity(count);
         for row in rows {
             let (key, loop_position, at, role, strength, value, text, witnesses, deferred_id) =
                 row?;

@@ -137,7 +137,7 @@ static EXIT_LINE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 static TIMED_OUT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?im)^\s*(?:command )?timed out\b|\bcommand timed out after\b|^\s*timeout: the monitored command dumped core").expect("valid regex")
+    Regex::new(r"(?im)^\s*(?:command )?timed out(?-u:\b)|(?-u:\b)command timed out after(?-u:\b)|^\s*timeout: the monitored command dumped core").expect("valid regex")
 });
 
 /// The exit status of a shell output: the runtime's number when it wrote one (with the
