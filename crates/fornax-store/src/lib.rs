@@ -12,8 +12,8 @@
 //!   crash mid-scan neither loses nor duplicates anything.
 //! * Writes happen only through [`SourceWriter`] and [`Store::write_verification`]; the query
 //!   surface ([`Store::query`]) is read-only, enforced by an authorizer, and bounded.
-//! * Full-text indexing trails the data: searchable texts are marked pending in the source's
-//!   transaction and added to the FTS5 index in batches by [`Store::flush_search_index`] (at
+//! * Full-text indexing trails the data: searchable texts are queued in `fts_pending` in the
+//!   source's transaction and added to the FTS5 index in batches by [`Store::flush_search_index`] (at
 //!   the end of a scan, or when the store is next opened for writing); [`Store::search`] also
 //!   scans pending texts, so results never miss committed text.
 //! * Findings are append-only: a new row only when a claim's judgement changes.
@@ -132,7 +132,7 @@ impl Store {
             let tx = self.conn.transaction()?;
             let last: Option<i64> = tx
                 .query_row(
-                    "SELECT id FROM text WHERE indexed = 2 ORDER BY id LIMIT 1 OFFSET ?1",
+                    "SELECT text_id FROM fts_pending ORDER BY text_id LIMIT 1 OFFSET ?1",
                     [BATCH - 1],
                     |r| r.get(0),
                 )
@@ -140,15 +140,11 @@ impl Store {
             let bound = last.unwrap_or(i64::MAX);
             let n = tx.execute(
                 "INSERT INTO text_fts (rowid, body)
-                 SELECT id, body FROM text WHERE indexed = 2 AND id <= ?1",
+                 SELECT t.id, t.body FROM fts_pending p JOIN text t ON t.id = p.text_id
+                 WHERE p.text_id <= ?1 ORDER BY p.text_id",
                 [bound],
             )?;
-            if n > 0 {
-                tx.execute(
-                    "UPDATE text SET indexed = 1 WHERE indexed = 2 AND id <= ?1",
-                    [bound],
-                )?;
-            }
+            tx.execute("DELETE FROM fts_pending WHERE text_id <= ?1", [bound])?;
             tx.commit()?;
             total += n as u64;
             if last.is_none() {

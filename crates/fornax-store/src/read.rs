@@ -924,16 +924,21 @@ impl Store {
             // Texts written since the last flush of the FTS index (a scan still running, or
             // one that died) are scanned directly.
             let mut stmt = self.conn.prepare(
-                "SELECT id FROM text WHERE indexed = 2 AND instr(lower(body), lower(?1)) > 0 LIMIT ?2",
+                "SELECT t.id FROM fts_pending p JOIN text t ON t.id = p.text_id
+                 WHERE instr(lower(t.body), lower(?1)) > 0 LIMIT ?2",
             )?;
             let pending = stmt.query_map(params![text, (limit * 4) as i64], |r| r.get(0))?;
             for id in pending {
-                ids.push(id?);
+                let id = id?;
+                // A flush committed between the two reads may show a text in both.
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
             }
             ids
         } else {
             let mut stmt = self.conn.prepare(
-                "SELECT id FROM text WHERE indexed <> 0 AND instr(lower(body), lower(?1)) > 0 LIMIT ?2",
+                "SELECT id FROM text WHERE indexed = 1 AND instr(lower(body), lower(?1)) > 0 LIMIT ?2",
             )?;
             let ids = stmt.query_map(params![text, (limit * 4) as i64], |r| r.get(0))?;
             ids.collect::<Result<_, _>>()?

@@ -219,21 +219,17 @@ CREATE VIEW current_finding AS
 // Numbered V3 because a `V2` migration (a nullable `record.member` column) is planned to land
 // before it; when it does, V3 moves after it in `MIGRATIONS`.
 //
-// Full-text indexing is deferred: a searchable text is written with `indexed = 2` (pending)
-// and indexed in batches by `Store::flush_search_index` (at the end of a scan, or on the next
-// open when a scan died), so the FTS5 index is not flushed and re-merged at every source's
-// commit. The partial index finds pending rows without scanning `text`.
-//
-// `hashsize` lets each batch become a few large segments instead of many 1 MiB ones.
+// Full-text indexing is deferred: a searchable text (`text.indexed = 1`) not yet in the FTS5
+// index has a row in `fts_pending`, and `Store::flush_search_index` indexes those in batches
+// (at the end of a scan, or on the next open when a scan died), so the FTS5 index is not
+// flushed and re-merged at every source's commit. A separate table keeps the flush from
+// rewriting `text` rows (and their bodies).
 //
 // `item_seq` answers the `MAX(seq)` every source's transaction starts with from the index
 // instead of a scan of every item (which made a cold scan quadratic in the number of items).
 const V3: &str = r#"
-CREATE INDEX text_pending ON text(id) WHERE indexed = 2;
+CREATE TABLE fts_pending (text_id INTEGER PRIMARY KEY);
 CREATE INDEX item_seq ON item(seq);
--- FTS5 writes a new segment (and merges older ones) whenever its in-memory hash passes this
--- size; the default of 1 MiB made thousands of small segments on a big scan.
-INSERT INTO text_fts (text_fts, rank) VALUES ('hashsize', 16777216);
 "#;
 
 pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {

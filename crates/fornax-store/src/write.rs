@@ -454,28 +454,30 @@ impl<'c> SourceWriter<'c> {
             .prepare_cached("SELECT id, indexed FROM text WHERE hash = ?1")?
             .query_row([&hash.as_bytes()[..]], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
-        // `indexed`: 0 not searchable, 1 in the FTS index, 2 searchable and pending (indexed in
-        // batches by `Store::flush_search_index`).
-        let id = match existing {
+        // `indexed`: 1 searchable. A searchable text enters the FTS index through
+        // `fts_pending`, in batches (`Store::flush_search_index`).
+        let (id, newly_searchable) = match existing {
             Some((id, indexed)) => {
-                if index && indexed == 0 {
+                let newly = index && indexed == 0;
+                if newly {
                     self.tx
-                        .prepare_cached("UPDATE text SET indexed = 2 WHERE id = ?1")?
+                        .prepare_cached("UPDATE text SET indexed = 1 WHERE id = ?1")?
                         .execute([id])?;
                 }
-                id
+                (id, newly)
             }
             None => {
                 self.tx
                     .prepare_cached("INSERT INTO text (hash, body, indexed) VALUES (?1, ?2, ?3)")?
-                    .execute(params![
-                        &hash.as_bytes()[..],
-                        body,
-                        if index { 2 } else { 0 }
-                    ])?;
-                self.tx.last_insert_rowid()
+                    .execute(params![&hash.as_bytes()[..], body, index])?;
+                (self.tx.last_insert_rowid(), index)
             }
         };
+        if newly_searchable {
+            self.tx
+                .prepare_cached("INSERT OR IGNORE INTO fts_pending (text_id) VALUES (?1)")?
+                .execute([id])?;
+        }
         Ok(id)
     }
 

@@ -154,10 +154,7 @@ fn text_is_deduplicated_and_searchable_by_substring() {
 
 fn pending_texts(store: &Store) -> serde_json::Value {
     store
-        .query(
-            "SELECT COUNT(*) FROM text WHERE indexed = 2",
-            QueryLimits::default(),
-        )
+        .query("SELECT COUNT(*) FROM fts_pending", QueryLimits::default())
         .unwrap()
         .rows[0][0]
         .clone()
