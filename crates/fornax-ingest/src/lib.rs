@@ -24,6 +24,7 @@ mod pipeline;
 pub mod spool;
 mod summary;
 mod tree;
+mod verification;
 
 pub use discover::discover;
 /// Wall-clock timestamps; shared with the hook, which writes them into spool envelopes.

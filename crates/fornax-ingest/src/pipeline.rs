@@ -18,9 +18,9 @@ use serde_json::Value;
 use crate::clock::now_rfc3339;
 use crate::discover::file_stem;
 use crate::frame::{split_concatenated, Framed, LineFramer};
-use crate::order::merge_timelines;
 use crate::spool::{as_envelope, SPOOL_MARKER};
 use crate::summary::{FileError, ScanSummary};
+pub use crate::verification::{verify_sessions, VerifyOutcome};
 
 /// Name under which spool files are recorded as sources.
 pub const SPOOL_ADAPTER: &str = "fornax-spool";
@@ -615,6 +615,7 @@ impl<'s> Ingestor<'s> {
 
     /// The summary so far.
     pub fn finish(mut self) -> Result<ScanSummary, IngestError> {
+        self.store.flush_search_index()?;
         if self.options.verify {
             self.verify_touched()?;
         }
@@ -893,127 +894,4 @@ fn spool_adapter<'m>(
         adapters.insert(name.to_string(), adapter);
     }
     adapters.get_mut(name)
-}
-
-/// What re-verifying some sessions produced.
-#[derive(Debug, Default)]
-pub struct VerifyOutcome {
-    pub claims: u64,
-    /// Current findings per verdict over the families verified.
-    pub verdicts: BTreeMap<String, i64>,
-    /// Row ids of every session in the families verified.
-    pub sessions: Vec<i64>,
-}
-
-/// Re-verifies the families of the given sessions (each family once) and stores the result.
-pub fn verify_sessions(store: &mut Store, sessions: &[i64]) -> Result<VerifyOutcome, IngestError> {
-    let mut roots = BTreeSet::new();
-    for id in sessions {
-        roots.insert(store.family_root(*id)?);
-    }
-    let now = now_rfc3339();
-    let mut outcome = VerifyOutcome::default();
-    for root in roots {
-        let mut family = store.family(root)?;
-        let mut result = verify_family(&family);
-        // Claimed commits are looked up in the session's repository when it is on this
-        // machine; what Fornax observes itself is then judged with the rest.
-        let checks = host_commit_checks(store, &family, &result.claims, &now)?;
-        if !checks.is_empty() {
-            for check in &checks {
-                store.add_evidence(check)?;
-            }
-            family = store.family(root)?;
-            result = verify_family(&family);
-        }
-        outcome.claims += result.claims.len() as u64;
-        store.write_verification(
-            &family.session_ids,
-            &result.evidence,
-            &result.claims,
-            &result.findings,
-            &now,
-        )?;
-        outcome.sessions.extend(family.session_ids);
-    }
-    outcome.verdicts = store.verdict_counts(Some(&outcome.sessions))?;
-    Ok(outcome)
-}
-
-fn verify_family(family: &fornax_store::FamilyData) -> fornax_verify::Verification {
-    let input = fornax_verify::TimelineInput {
-        items: merge_timelines(&family.items),
-        evidence: family.evidence.iter().collect(),
-        capabilities: family.capabilities.iter().collect(),
-    };
-    fornax_verify::verify(&input)
-}
-
-/// Host-observed lookups of the commits a family's claims name, in the root session's working
-/// directory (only when that directory is a git repository on this machine).
-fn host_commit_checks(
-    store: &Store,
-    family: &fornax_store::FamilyData,
-    claims: &[fornax_types::Claim],
-    now: &str,
-) -> Result<Vec<fornax_types::Evidence>, IngestError> {
-    let Some(&root) = family.session_ids.first() else {
-        return Ok(Vec::new());
-    };
-    let row = store.session_row(root)?;
-    let Some(cwd) = row.cwd.filter(|c| Path::new(c).is_dir()) else {
-        return Ok(Vec::new());
-    };
-    let mut out = Vec::new();
-    let mut seen = BTreeSet::new();
-    for claim in claims
-        .iter()
-        .filter(|c| c.subject == fornax_types::ClaimSubject::GitCommit)
-    {
-        let Some(sha) = &claim.target.sha else {
-            continue;
-        };
-        if !seen.insert(sha.clone()) {
-            continue;
-        }
-        let Ok(check) = fornax_vcs::check_commit(Path::new(&cwd), sha) else {
-            continue;
-        };
-        if check.ambiguous {
-            continue;
-        }
-        let payload = fornax_types::evidence::GitCommitCheckPayload {
-            sha: check.sha,
-            exists: check.exists,
-            repository: check.repository,
-            full_sha: check.full_sha,
-            summary: check.summary,
-        };
-        out.push(fornax_types::Evidence {
-            id: format!("host-commit:{sha}"),
-            session: claim.session.clone(),
-            kind: fornax_types::EvidenceKind::GitCommitCheck,
-            payload: serde_json::to_value(payload).unwrap_or_default(),
-            source: fornax_types::EvidenceSource {
-                sensor_name: "fornax.vcs.commit_lookup".into(),
-                trust_class: fornax_types::TrustClass::HostObserved,
-                collection_method: fornax_types::CollectionMethod::RepositoryRead,
-                collector_version: env!("CARGO_PKG_VERSION").into(),
-                freshness: fornax_types::Freshness {
-                    clock: fornax_types::ClockSource::HostClock,
-                    caveat: Some("the repository as it is now, not as it was when the claim was made".into()),
-                },
-                tamper_boundary: "read from the repository's object database on this machine; the agent could have rewritten it since".into(),
-                collected_at: Some(now.to_string()),
-                provider: fornax_types::Provider::Fornax,
-            },
-            provenance: format!("fornax:{}:git_commit_check", env!("CARGO_PKG_VERSION")),
-            extension: None,
-            item_key: None,
-            loop_position: None,
-            at: None,
-            records: Vec::new(),
-        });
-    }
-    Ok(out)
 }

@@ -12,6 +12,10 @@
 //!   crash mid-scan neither loses nor duplicates anything.
 //! * Writes happen only through [`SourceWriter`] and [`Store::write_verification`]; the query
 //!   surface ([`Store::query`]) is read-only, enforced by an authorizer, and bounded.
+//! * Full-text indexing trails the data: searchable texts are queued in `fts_pending` in the
+//!   source's transaction and added to the FTS5 index in batches by [`Store::flush_search_index`] (at
+//!   the end of a scan, or when the store is next opened for writing); [`Store::search`] also
+//!   scans pending texts, so results never miss committed text.
 //! * Findings are append-only: a new row only when a claim's judgement changes.
 //! * Database files are private to the user (0600).
 //! * Another program's database ([`ForeignDocuments`]) is only ever opened read-only, and its
@@ -38,7 +42,7 @@ pub use write::{Drift, SourceCursor, SourceSpec, SourceState, SourceWriter, Writ
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
 /// An open Fornax database.
 #[derive(Debug)]
@@ -48,6 +52,9 @@ pub struct Store {
 }
 
 impl Store {
+    /// The page cache's bound while writing, in KiB.
+    pub const CACHE_KIB: u32 = 16 * 1024;
+
     /// Opens (creating if needed) the database at `path` and migrates it.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         if let Some(dir) = path.parent() {
@@ -59,13 +66,18 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "temp_store", "MEMORY")?;
         // Bounded page cache (negative = KiB): memory stays flat on big scans.
-        conn.pragma_update(None, "cache_size", -16384)?;
+        conn.pragma_update(None, "cache_size", -i64::from(Store::CACHE_KIB))?;
+        // Checkpoint every 32 MiB of WAL instead of 4 MiB: pages a scan rewrites often (index
+        // interiors) are copied to the database once per checkpoint, not once per 4 MiB.
+        conn.pragma_update(None, "wal_autocheckpoint", 8192)?;
         schema::migrate(&mut conn)?;
-        let store = Store {
+        let mut store = Store {
             conn,
             path: path.to_path_buf(),
         };
         store.make_private();
+        // Texts a scan that died left pending are indexed now.
+        store.flush_search_index()?;
         Ok(store)
     }
 
@@ -114,6 +126,45 @@ impl Store {
                 let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600));
             }
         }
+    }
+
+    /// Adds every pending searchable text to the FTS index, in batches of 16,384 rows per
+    /// transaction (a few large FTS5 segments instead of one or more per source).
+    /// Returns how many texts were indexed. Cheap when nothing is pending.
+    pub fn flush_search_index(&mut self) -> Result<u64, StoreError> {
+        const BATCH: i64 = 16384;
+        let mut total = 0u64;
+        loop {
+            let tx = self.conn.transaction()?;
+            let last: Option<i64> = tx
+                .query_row(
+                    "SELECT text_id FROM fts_pending ORDER BY text_id LIMIT 1 OFFSET ?1",
+                    [BATCH - 1],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            let bound = last.unwrap_or(i64::MAX);
+            let n = tx.execute(
+                "INSERT INTO text_fts (rowid, body)
+                 SELECT t.id, t.body FROM fts_pending p JOIN text t ON t.id = p.text_id
+                 WHERE p.text_id <= ?1 ORDER BY p.text_id",
+                [bound],
+            )?;
+            tx.execute("DELETE FROM fts_pending WHERE text_id <= ?1", [bound])?;
+            tx.commit()?;
+            total += n as u64;
+            if last.is_none() {
+                return Ok(total);
+            }
+        }
+    }
+
+    /// Sets the page cache's bound in KiB (the store opens with 16 MiB). A smaller cache
+    /// while sessions are read back for verification leaves that memory to verification.
+    pub fn set_cache_kib(&self, kib: u32) -> Result<(), StoreError> {
+        self.conn
+            .pragma_update(None, "cache_size", -i64::from(kib))?;
+        Ok(())
     }
 
     /// Runs a WAL checkpoint so the main file holds everything (used after big scans).

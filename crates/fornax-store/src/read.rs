@@ -23,6 +23,9 @@ pub struct FamilyData {
     /// Evidence not derived by verification (adapter and host-observed evidence).
     pub evidence: Vec<Evidence>,
     pub capabilities: Vec<RuntimeCapabilities>,
+    /// Filled by [`Store::family_for_verification`]: per session, per item, the text id of a
+    /// tool output's text that was left out of `items` (read it with [`Store::text_body`]).
+    pub deferred_texts: Vec<Vec<Option<i64>>>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -338,8 +341,29 @@ impl Store {
         )?)
     }
 
-    /// Loads a family for verification: the root and every session delegated from it.
+    /// Loads a family: the root and every session delegated from it, with every text.
     pub fn family(&self, root: i64) -> Result<FamilyData, StoreError> {
+        self.load_family(root, false)
+    }
+
+    /// Loads a family for verification with its largest texts left out, so memory does not
+    /// grow with the session: tool-output texts are empty in `items` (their text ids are in
+    /// `deferred_texts`, to be read one at a time), and reasoning texts, which verification
+    /// never reads, are empty.
+    pub fn family_for_verification(&self, root: i64) -> Result<FamilyData, StoreError> {
+        self.load_family(root, true)
+    }
+
+    /// One text body by id.
+    pub fn text_body(&self, id: i64) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT body FROM text WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?)
+    }
+
+    fn load_family(&self, root: i64, lean: bool) -> Result<FamilyData, StoreError> {
         let mut ids = vec![root];
         let mut frontier = vec![root];
         while let Some(id) = frontier.pop() {
@@ -364,7 +388,11 @@ impl Store {
         };
         for id in ids {
             let sref = self.session_ref(id)?;
-            data.items.push(self.items_of(id, &sref)?);
+            let (items, deferred) = self.items_of(id, &sref, lean)?;
+            data.items.push(items);
+            if lean {
+                data.deferred_texts.push(deferred);
+            }
             let mut stmt = self.conn.prepare_cached(
                 "SELECT evidence_key, kind, payload, source, provenance, extension, item_key,
                         loop_position, at, records
@@ -435,17 +463,34 @@ impl Store {
         Ok(data)
     }
 
-    fn items_of(&self, session_id: i64, sref: &SessionRef) -> Result<Vec<Item>, StoreError> {
+    /// A session's items in record order. With `lean`, tool-output and reasoning texts are
+    /// not read (their text ids are returned for tool outputs, `None` elsewhere).
+    #[allow(clippy::type_complexity)]
+    fn items_of(
+        &self,
+        session_id: i64,
+        sref: &SessionRef,
+        lean: bool,
+    ) -> Result<(Vec<Item>, Vec<Option<i64>>), StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT item.id, item.key, item.loop_position, item.at, item.role, item.strength,
-                    item.value, text.body,
+                    item.value,
+                    CASE WHEN ?2 AND item.kind IN ('tool_output', 'reasoning') THEN NULL
+                         ELSE text.body END,
                     (SELECT group_concat(s.source_key || char(31) || r.position, char(30))
                        FROM item_record ir JOIN record r ON r.id = ir.record_id
-                       JOIN source s ON s.id = r.source_id WHERE ir.item_id = item.id)
+                       JOIN source s ON s.id = r.source_id WHERE ir.item_id = item.id),
+                    CASE WHEN ?2 AND item.kind = 'tool_output' THEN item.text_id END
              FROM item LEFT JOIN text ON text.id = item.text_id
              WHERE item.session_id = ?1 ORDER BY item.seq",
         )?;
-        let rows = stmt.query_map([session_id], |r| {
+        let count: i64 = self
+            .conn
+            .prepare_cached("SELECT COUNT(*) FROM item WHERE session_id = ?1")?
+            .query_row([session_id], |r| r.get(0))?;
+        let count = usize::try_from(count).unwrap_or(0);
+        let mut deferred = Vec::with_capacity(count);
+        let rows = stmt.query_map(params![session_id, lean], |r| {
             Ok((
                 r.get::<_, String>(1)?,
                 r.get::<_, Option<u32>>(2)?,
@@ -455,11 +500,14 @@ impl Store {
                 r.get::<_, String>(6)?,
                 r.get::<_, Option<String>>(7)?,
                 r.get::<_, Option<String>>(8)?,
+                r.get::<_, Option<i64>>(9)?,
             ))
         })?;
-        let mut items = Vec::new();
+        let mut items = Vec::with_capacity(count);
         for row in rows {
-            let (key, loop_position, at, role, strength, value, text, witnesses) = row?;
+            let (key, loop_position, at, role, strength, value, text, witnesses, deferred_id) =
+                row?;
+            deferred.push(deferred_id);
             let mut value: SemanticValue =
                 serde_json::from_str(&value).map_err(json_err("item value"))?;
             if let Some(t) = text {
@@ -491,7 +539,7 @@ impl Store {
                 records,
             });
         }
-        Ok(items)
+        Ok((items, deferred))
     }
 
     /// Replaces a family's derived evidence and claims, and appends findings that changed.
@@ -700,7 +748,8 @@ impl Store {
             .collect::<Result<_, _>>()?;
         let sref = self.session_ref(id)?;
         let items = self
-            .items_of(id, &sref)?
+            .items_of(id, &sref, false)?
+            .0
             .into_iter()
             .map(|i| serde_json::to_value(i).unwrap_or_default())
             .collect();
@@ -874,8 +923,24 @@ impl Store {
             let mut stmt = self
                 .conn
                 .prepare("SELECT rowid FROM text_fts WHERE text_fts MATCH ?1 LIMIT ?2")?;
-            let ids = stmt.query_map(params![phrase, (limit * 4) as i64], |r| r.get(0))?;
-            ids.collect::<Result<_, _>>()?
+            let mut ids: Vec<i64> = stmt
+                .query_map(params![phrase, (limit * 4) as i64], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            // Texts written since the last flush of the FTS index (a scan still running, or
+            // one that died) are scanned directly.
+            let mut stmt = self.conn.prepare(
+                "SELECT t.id FROM fts_pending p JOIN text t ON t.id = p.text_id
+                 WHERE instr(lower(t.body), lower(?1)) > 0 LIMIT ?2",
+            )?;
+            let pending = stmt.query_map(params![text, (limit * 4) as i64], |r| r.get(0))?;
+            for id in pending {
+                let id = id?;
+                // A flush committed between the two reads may show a text in both.
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
+            ids
         } else {
             let mut stmt = self.conn.prepare(
                 "SELECT id FROM text WHERE indexed = 1 AND instr(lower(body), lower(?1)) > 0 LIMIT ?2",
@@ -1090,12 +1155,14 @@ impl Store {
         sessions: Option<&[i64]>,
     ) -> Result<BTreeMap<String, i64>, StoreError> {
         let mut out = BTreeMap::new();
+        let wanted: Option<std::collections::HashSet<i64>> =
+            sessions.map(|s| s.iter().copied().collect());
         let mut stmt = self
             .conn
             .prepare("SELECT session_id, verdict FROM current_finding")?;
         for r in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
             let (sid, v) = r?;
-            if sessions.is_none_or(|s| s.contains(&sid)) {
+            if wanted.as_ref().is_none_or(|s| s.contains(&sid)) {
                 *out.entry(v).or_insert(0) += 1;
             }
         }

@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::StoreError;
 
 /// Every migration, in order. Index `i` migrates version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[V1, V2];
+const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
@@ -244,6 +244,19 @@ CREATE TABLE tree_member (
     sort_key    TEXT,
     PRIMARY KEY (tree_key, member)
 ) WITHOUT ROWID;
+"#;
+
+// Full-text indexing is deferred: a searchable text (`text.indexed = 1`) not yet in the FTS5
+// index has a row in `fts_pending`, and `Store::flush_search_index` indexes those in batches
+// (at the end of a scan, or on the next open when a scan died), so the FTS5 index is not
+// flushed and re-merged at every source's commit. A separate table keeps the flush from
+// rewriting `text` rows (and their bodies).
+//
+// `item_seq` answers the `MAX(seq)` every source's transaction starts with from the index
+// instead of a scan of every item (which made a cold scan quadratic in the number of items).
+const V3: &str = r#"
+CREATE TABLE fts_pending (text_id INTEGER PRIMARY KEY);
+CREATE INDEX item_seq ON item(seq);
 "#;
 
 pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {

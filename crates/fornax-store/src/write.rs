@@ -166,6 +166,7 @@ impl Store {
             sessions: HashMap::new(),
             next_seq,
             summary,
+            last_activity: HashMap::new(),
         })
     }
 }
@@ -208,6 +209,8 @@ pub struct SourceWriter<'c> {
     sessions: HashMap<SessionRef, i64>,
     next_seq: i64,
     summary: WriteSummary,
+    /// The latest item time per session seen in this transaction, written by `finish`.
+    last_activity: HashMap<i64, String>,
 }
 
 /// Moves the primary text of a value out (it is stored once, deduplicated, in `text`).
@@ -465,21 +468,28 @@ impl<'c> SourceWriter<'c> {
             .prepare_cached("SELECT id, indexed FROM text WHERE hash = ?1")?
             .query_row([&hash.as_bytes()[..]], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
-        let (id, indexed) = match existing {
-            Some(found) => found,
+        // `indexed`: 1 searchable. A searchable text enters the FTS index through
+        // `fts_pending`, in batches (`Store::flush_search_index`).
+        let (id, newly_searchable) = match existing {
+            Some((id, indexed)) => {
+                let newly = index && indexed == 0;
+                if newly {
+                    self.tx
+                        .prepare_cached("UPDATE text SET indexed = 1 WHERE id = ?1")?
+                        .execute([id])?;
+                }
+                (id, newly)
+            }
             None => {
                 self.tx
-                    .prepare_cached("INSERT INTO text (hash, body) VALUES (?1, ?2)")?
-                    .execute(params![&hash.as_bytes()[..], body])?;
-                (self.tx.last_insert_rowid(), 0)
+                    .prepare_cached("INSERT INTO text (hash, body, indexed) VALUES (?1, ?2, ?3)")?
+                    .execute(params![&hash.as_bytes()[..], body, index])?;
+                (self.tx.last_insert_rowid(), index)
             }
         };
-        if index && indexed == 0 {
+        if newly_searchable {
             self.tx
-                .prepare_cached("INSERT INTO text_fts (rowid, body) VALUES (?1, ?2)")?
-                .execute(params![id, body])?;
-            self.tx
-                .prepare_cached("UPDATE text SET indexed = 1 WHERE id = ?1")?
+                .prepare_cached("INSERT OR IGNORE INTO fts_pending (text_id) VALUES (?1)")?
                 .execute([id])?;
         }
         Ok(id)
@@ -560,12 +570,13 @@ impl<'c> SourceWriter<'c> {
             }
         }
         if let Some(at) = &item.at {
-            self.tx
-                .prepare_cached(
-                    "UPDATE session SET last_activity = ?2
-                     WHERE id = ?1 AND (last_activity IS NULL OR last_activity < ?2)",
-                )?
-                .execute(params![sid, at])?;
+            match self.last_activity.get_mut(&sid) {
+                Some(latest) if latest.as_str() >= at.as_str() => {}
+                Some(latest) => at.clone_into(latest),
+                None => {
+                    self.last_activity.insert(sid, at.clone());
+                }
+            }
         }
         self.summary.items += 1;
         Ok(())
@@ -648,6 +659,14 @@ impl<'c> SourceWriter<'c> {
         defects: u64,
         now: &str,
     ) -> Result<WriteSummary, StoreError> {
+        for (sid, at) in &self.last_activity {
+            self.tx
+                .prepare_cached(
+                    "UPDATE session SET last_activity = ?2
+                     WHERE id = ?1 AND (last_activity IS NULL OR last_activity < ?2)",
+                )?
+                .execute(params![sid, at])?;
+        }
         self.tx.execute(
             "UPDATE source SET inode = ?2, size = ?3, mtime_ns = ?4, prefix_len = ?5, prefix_fp = ?6,
                  cursor = ?7, next_position = ?8, adapter_state = ?9,

@@ -152,6 +152,98 @@ fn text_is_deduplicated_and_searchable_by_substring() {
     assert!(hits[0].snippet.contains("ledger rounding"));
 }
 
+fn pending_texts(store: &Store) -> serde_json::Value {
+    store
+        .query("SELECT COUNT(*) FROM fts_pending", QueryLimits::default())
+        .unwrap()
+        .rows[0][0]
+        .clone()
+}
+
+#[test]
+fn search_sees_texts_before_and_after_the_index_is_flushed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f.db");
+    let mut store = Store::open(&path).unwrap();
+    write_source(&mut store, "a", false, &["the ledger rounding is fixed"]);
+    // Written, not yet in the FTS index: search scans pending texts.
+    assert_eq!(pending_texts(&store), json!(1));
+    assert_eq!(store.search("dger roun", 10, false).unwrap().len(), 1);
+    assert_eq!(store.flush_search_index().unwrap(), 1);
+    assert_eq!(pending_texts(&store), json!(0));
+    assert_eq!(store.search("dger roun", 10, false).unwrap().len(), 1);
+    assert_eq!(store.flush_search_index().unwrap(), 0);
+
+    // A scan that dies before flushing: the next open indexes what it left pending.
+    write_source(&mut store, "b", false, &["a second ledger entry"]);
+    assert_eq!(pending_texts(&store), json!(1));
+    drop(store);
+    let store = Store::open(&path).unwrap();
+    assert_eq!(pending_texts(&store), json!(0));
+    let hits = store.search("second ledg", 10, false).unwrap();
+    assert_eq!(hits.len(), 1);
+    assert!(hits[0].snippet.contains("second ledger"));
+    let r = store
+        .query(
+            "SELECT COUNT(*) FROM text WHERE indexed = 1",
+            QueryLimits::default(),
+        )
+        .unwrap();
+    assert_eq!(r.rows[0][0], json!(2));
+}
+
+#[test]
+fn verification_reads_tool_outputs_one_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("f.db")).unwrap();
+    let mut w = store.begin_source(&spec("a"), false).unwrap();
+    w.add_record(0, None, &Fingerprint::of(b"x"), None).unwrap();
+    w.apply(&text_item("k0", "a", 0, Role::AgentFinalAnswer, "done"))
+        .unwrap();
+    let output = ToolOutputValue {
+        call_id: Some("c1".into()),
+        tool_name: Some("Bash".into()),
+        text: Some(TextValue::full("test result: ok. 3 passed")),
+        stderr: None,
+        exit_code: None,
+        failed: Some(false),
+        interrupted: None,
+        duration_ms: None,
+        runtime_truncated: None,
+    };
+    w.apply(&IngestMessage::Item(Item {
+        session: sref(),
+        key: "k1".into(),
+        loop_position: Some(0),
+        at: None,
+        semantic: Semantic::new(
+            Role::ToolOutput,
+            SemanticValue::ToolOutput(output),
+            EvidenceStrength::Structural,
+        ),
+        records: vec![RecordRef::new(SourceId::new("a"), 0)],
+    }))
+    .unwrap();
+    w.finish(&SourceCursor::default(), 1, None, 0, 0, 0, "now")
+        .unwrap();
+    let root = store.resolve_session("sess").unwrap();
+    let full = store.family(root).unwrap();
+    let lean = store.family_for_verification(root).unwrap();
+    assert_eq!(lean.items[0].len(), 2);
+    assert_eq!(lean.items[0][0].semantic.value.primary_text(), Some("done"));
+    assert_eq!(lean.items[0][1].semantic.value.primary_text(), Some(""));
+    assert_eq!(lean.deferred_texts[0][0], None);
+    let id = lean.deferred_texts[0][1].expect("the output's text is deferred");
+    assert_eq!(
+        store.text_body(id).unwrap().as_deref(),
+        Some("test result: ok. 3 passed")
+    );
+    assert_eq!(
+        full.items[0][1].semantic.value.primary_text(),
+        Some("test result: ok. 3 passed")
+    );
+}
+
 #[test]
 fn the_query_surface_refuses_writes_attach_and_pragmas() {
     let dir = tempfile::tempdir().unwrap();

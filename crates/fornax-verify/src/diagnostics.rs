@@ -11,9 +11,13 @@ use regex::Regex;
 
 use crate::commands::CommandKind;
 
+// Word boundaries are ASCII (`(?-u:\b)`): a Unicode `\b` keeps the regex engine off its
+// DFAs on any non-ASCII output and onto the much slower PikeVM; every boundary here sits next
+// to an ASCII word anyway.
+
 static BUILD_FAILURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?m)^(?:error(?:\[E\d{4}\])?: .+|.*\berror TS\d+: .+|.+:\d+(?::\d+)?: (?:fatal )?error: .+|BUILD FAILED\b.*|BUILD FAILURE\b.*|Build FAILED\.?.*|FAILURE: Build failed.*|make(?:\[\d+\])?: \*\*\* .*Error \d+.*|Found \d+ errors? in .+|# [\w./-]+\n.+\.go:\d+:\d+: .+)$",
+        r"(?m)^(?:error(?:\[E\d{4}\])?: .+|.*(?-u:\b)error TS\d+: .+|.+:\d+(?::\d+)?: (?:fatal )?error: .+|BUILD FAILED(?-u:\b).*|BUILD FAILURE(?-u:\b).*|Build FAILED\.?.*|FAILURE: Build failed.*|make(?:\[\d+\])?: \*\*\* .*Error \d+.*|Found \d+ errors? in .+|# [\w./-]+\n.+\.go:\d+:\d+: .+)$",
     )
     .expect("valid regex")
 });
@@ -23,7 +27,7 @@ static BUILD_SUCCESS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static LINT_FAILURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?m)^(?:error(?:\[\w+\])?: .+|✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)|ESLint found too many warnings.*|Found \d+ errors?\b.*|.+:\d+:\d+: [A-Z]{1,4}\d{2,4}\b.+|.+:\d+(?::\d+)?: error: .+|\d+ files? would be reformatted.*|would reformat .+|Diff in .+|\d+ issues?:?\s*$|.*[1-9]\d* (?:offenses?|problems?) detected.*)$",
+        r"(?m)^(?:error(?:\[\w+\])?: .+|✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)|ESLint found too many warnings.*|Found \d+ errors?(?-u:\b).*|.+:\d+:\d+: [A-Z]{1,4}\d{2,4}(?-u:\b).+|.+:\d+(?::\d+)?: error: .+|\d+ files? would be reformatted.*|would reformat .+|Diff in .+|\d+ issues?:?\s*$|.*[1-9]\d* (?:offenses?|problems?) detected.*)$",
     )
     .expect("valid regex")
 });
@@ -37,7 +41,7 @@ static LINT_SUCCESS: LazyLock<Regex> = LazyLock::new(|| {
 
 static LINT_WARNINGS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?m)^(?:warning: .+ generated \d+ warnings?.*|✖ \d+ problems? \(0 errors?, [1-9]\d* warnings?\)|Found [1-9]\d* warnings?\b.*|.+:\d+:\d+:\s+warning\b.*|\s*\d+:\d+\s+warning\s+.+)$",
+        r"(?m)^(?:warning: .+ generated \d+ warnings?.*|✖ \d+ problems? \(0 errors?, [1-9]\d* warnings?\)|Found [1-9]\d* warnings?(?-u:\b).*|.+:\d+:\d+:\s+warning(?-u:\b).*|\s*\d+:\d+\s+warning\s+.+)$",
     )
     .expect("valid regex")
 });

@@ -63,6 +63,17 @@ pub struct Verification {
 
 /// Derives sensor evidence, extracts claims and judges each of them.
 pub fn verify(input: &TimelineInput<'_>) -> Verification {
+    verify_with(input, &|_| None)
+}
+
+/// [`verify`] over a timeline whose tool-output texts may have been left out (to bound
+/// memory): `full_output` returns the complete output item when the sensors read it (`None`
+/// keeps the item as given). Nothing but the sensors reads tool-output text, and reasoning
+/// text is read by nothing, so a caller may leave either out.
+pub fn verify_with(
+    input: &TimelineInput<'_>,
+    full_output: &dyn Fn(&Item) -> Option<Item>,
+) -> Verification {
     let timeline = timeline::Timeline::build(&input.items);
     // Evidence these sensors derived on an earlier pass is derived again, never read back.
     let supplied: Vec<&Evidence> = input
@@ -74,7 +85,8 @@ pub fn verify(input: &TimelineInput<'_>) -> Verification {
                 && e.provenance.starts_with("fornax-verify:"))
         })
         .collect();
-    let (evidence, obs) = observe::observe(&timeline, &supplied, &input.capabilities);
+    let (evidence, obs) =
+        observe::observe_with(&timeline, &supplied, &input.capabilities, full_output);
     let mut claims = Vec::new();
     let mut findings = Vec::new();
     for (pos, item) in timeline.items.iter().enumerate() {

@@ -11,9 +11,9 @@ use fornax_types::evidence::{
 };
 use fornax_types::shell::parse_invocations;
 use fornax_types::{
-    Evidence, EvidenceKind, EvidenceSensor, EvidenceStrength, Invocation, Provider,
-    RuntimeCapabilities, SensorInput, SessionRef, SignalAvailability, SignalClass, SourceKind,
-    TrustClass,
+    Evidence, EvidenceKind, EvidenceSensor, EvidenceStrength, Invocation, Item, Provider,
+    RuntimeCapabilities, SemanticValue, SensorInput, SessionRef, SignalAvailability, SignalClass,
+    SourceKind, ToolOutputValue, TrustClass,
 };
 
 use crate::commands::{self, effective_invocations, CommandClass};
@@ -158,6 +158,18 @@ pub fn observe(
     input_evidence: &[&Evidence],
     caps: &[&RuntimeCapabilities],
 ) -> (Vec<Evidence>, Observations) {
+    observe_with(timeline, input_evidence, caps, &|_| None)
+}
+
+/// [`observe`], where each tool output the sensors read first passes through `full_output`:
+/// a caller that built the timeline with output texts left out returns the complete item
+/// (`None` keeps the item as it is). Only one completed output is held at a time.
+pub fn observe_with(
+    timeline: &Timeline<'_>,
+    input_evidence: &[&Evidence],
+    caps: &[&RuntimeCapabilities],
+    full_output: &dyn Fn(&Item) -> Option<Item>,
+) -> (Vec<Evidence>, Observations) {
     let mut derived: Vec<Evidence> = Vec::new();
     let mut obs = Observations::default();
     let default_caps =
@@ -176,9 +188,17 @@ pub fn observe(
             .copied()
             .unwrap_or(&default_caps);
         let mut evidence_here: Vec<Evidence> = Vec::new();
-        if let Some(output) = call.output {
+        let completed = call.output.and_then(|o| full_output(o.item));
+        let output: Option<(&Item, &ToolOutputValue)> =
+            call.output.map(
+                |o| match completed.as_ref().map(|c| (c, &c.semantic.value)) {
+                    Some((c, SemanticValue::ToolOutput(v))) => (c, v),
+                    _ => (o.item, o.value),
+                },
+            );
+        if let Some((output_item, _)) = output {
             let input = SensorInput {
-                item: output.item,
+                item: output_item,
                 call: Some(call.item),
             };
             for sensor in sensors {
@@ -212,8 +232,8 @@ pub fn observe(
                 lint_warning: None,
                 trust: TrustClass::AgentAdjacent,
             };
-            if let Some(output) = call.output {
-                let text = output_text(output.value);
+            if let Some((_, output_value)) = output {
+                let text = output_text(output_value);
                 run.build_reading = diagnostics::read(commands::CommandKind::Build, &text);
                 run.lint_reading = diagnostics::read(commands::CommandKind::Lint, &text);
                 run.lint_warning = diagnostics::lint_warning(&text);
@@ -239,7 +259,7 @@ pub fn observe(
                 }
             }
             // Writers that name no file (`git apply`) still make earlier evidence stale.
-            for (t, succeeded, _) in file_changes(call.item, call.output.map(|o| o.value)) {
+            for (t, succeeded, _) in file_changes(call.item, output.map(|(_, v)| v)) {
                 if t.path.is_empty() && succeeded != Some(false) {
                     obs.changes.push(Change {
                         pos,

@@ -109,17 +109,20 @@ fn tool_output(item: &Item) -> Option<&ToolOutputValue> {
 }
 
 /// The output as one text: what the model saw, then standard error when kept apart.
-pub fn output_text(o: &ToolOutputValue) -> String {
-    let mut s = o.text.as_ref().map(|t| t.text.clone()).unwrap_or_default();
-    if let Some(err) = &o.stderr {
-        if !err.text.is_empty() {
-            if !s.is_empty() {
-                s.push('\n');
-            }
-            s.push_str(&err.text);
-        }
+/// Borrowed when there is no separate standard error (the common case).
+pub fn output_text(o: &ToolOutputValue) -> std::borrow::Cow<'_, str> {
+    let out = o.text.as_ref().map_or("", |t| t.text.as_str());
+    let err = o.stderr.as_ref().map_or("", |t| t.text.as_str());
+    if err.is_empty() {
+        return std::borrow::Cow::Borrowed(out);
     }
-    s
+    let mut s = String::with_capacity(out.len() + 1 + err.len());
+    s.push_str(out);
+    if !s.is_empty() {
+        s.push('\n');
+    }
+    s.push_str(err);
+    std::borrow::Cow::Owned(s)
 }
 
 /// Exit status facts of one shell output.
@@ -137,7 +140,7 @@ static EXIT_LINE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 static TIMED_OUT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?im)^\s*(?:command )?timed out\b|\bcommand timed out after\b|^\s*timeout: the monitored command dumped core").expect("valid regex")
+    Regex::new(r"(?im)^\s*(?:command )?timed out(?-u:\b)|(?-u:\b)command timed out after(?-u:\b)|^\s*timeout: the monitored command dumped core").expect("valid regex")
 });
 
 /// The exit status of a shell output: the runtime's number when it wrote one (with the

@@ -530,7 +530,7 @@ fn gradle(out: &str) -> Option<Summary> {
     static COUNTS: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?m)^(\d+) tests? completed(?:, (\d+) failed)?(?:, (\d+) skipped)?"));
     static TEST_TASK: LazyLock<Regex> =
-        LazyLock::new(|| re(r"(?m)^> Task \S*:?(?:test|check)\w*\b"));
+        LazyLock::new(|| re(r"(?m)^> Task \S*:?(?:test|check)\w*(?-u:\b)"));
     static SUCCESS: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^BUILD SUCCESSFUL"));
     static FAILING: LazyLock<Regex> =
         LazyLock::new(|| re(r"There were failing tests|(?m)^> Task \S*test\w* FAILED"));
@@ -679,10 +679,10 @@ fn xctest(out: &str) -> Option<Summary> {
 fn generic(out: &str) -> Option<Summary> {
     static PAIR: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?mi)^\W*(?:tests?:?\s*)?(\d+) (?:tests? )?passed[,;]\s*(\d+) (?:tests? )?failed\b|^\W*(?:tests?:?\s*)?(\d+) (?:tests? )?failed[,;]\s*(\d+) (?:tests? )?passed\b",
+            r"(?mi)^\W*(?:tests?:?\s*)?(\d+) (?:tests? )?passed[,;]\s*(\d+) (?:tests? )?failed(?-u:\b)|^\W*(?:tests?:?\s*)?(\d+) (?:tests? )?failed[,;]\s*(\d+) (?:tests? )?passed(?-u:\b)",
         )
     });
-    static ALL: LazyLock<Regex> = LazyLock::new(|| re(r"(?mi)^\W*all (\d+) tests? passed\b"));
+    static ALL: LazyLock<Regex> = LazyLock::new(|| re(r"(?mi)^\W*all (\d+) tests? passed(?-u:\b)"));
     let mut s = Summary::new("generic");
     let mut any = false;
     for c in PAIR.captures_iter(out) {

@@ -66,8 +66,8 @@ pub struct Timeline<'a> {
     pub output_count: usize,
     /// Index of the last call or output item, if any.
     pub last_activity: Option<usize>,
-    keys: HashMap<(SessionRef, String), usize>,
-    bare_keys: HashMap<String, usize>,
+    keys: HashMap<(&'a SessionRef, &'a str), usize>,
+    bare_keys: HashMap<&'a str, usize>,
 }
 
 const SHELL_TOOLS: &[&str] = &[
@@ -130,9 +130,9 @@ impl<'a> Timeline<'a> {
         let mut keys = HashMap::new();
         let mut bare_keys = HashMap::new();
         for (index, item) in items.iter().copied().enumerate() {
-            keys.entry((item.session.clone(), item.key.clone()))
+            keys.entry((&item.session, item.key.as_str()))
                 .or_insert(index);
-            bare_keys.entry(item.key.clone()).or_insert(index);
+            bare_keys.entry(item.key.as_str()).or_insert(index);
             let call = match &item.semantic.value {
                 SemanticValue::ShellCall(c) => Some((
                     c.call_id.as_deref(),
@@ -215,7 +215,7 @@ impl<'a> Timeline<'a> {
     /// The timeline index of an item, by session and key (or by key alone).
     pub fn index_of(&self, session: &SessionRef, key: &str) -> Option<usize> {
         self.keys
-            .get(&(session.clone(), key.to_string()))
+            .get(&(session, key))
             .or_else(|| self.bare_keys.get(key))
             .copied()
     }
