@@ -96,6 +96,45 @@ fn a_false_all_tests_pass_is_contradicted_for_every_provider() {
             );
         }
     }
+    // The status line Claude Code shows counts the same findings, per session.
+    for f in all.iter().filter(|f| f["verdict"] == "CONTRADICTED") {
+        let sid = f["session"]["native_id"].as_str().unwrap();
+        let mut child = fornax(home)
+            .args(["status", "--statusline"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let payload = serde_json::json!({"session_id": sid, "hook_event_name": "Status"});
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(payload.to_string().as_bytes())
+                .unwrap();
+        }
+        let out = child.wait_with_output().unwrap();
+        let line = String::from_utf8_lossy(&out.stdout);
+        let session_findings: Vec<_> = all
+            .iter()
+            .filter(|g| g["session"]["native_id"] == sid)
+            .collect();
+        let contradicted = session_findings
+            .iter()
+            .filter(|g| g["verdict"] == "CONTRADICTED")
+            .count();
+        assert!(
+            line.contains(&format!("✘{contradicted}")),
+            "{sid}: {line:?} for {session_findings:#?}"
+        );
+        let verified = session_findings
+            .iter()
+            .filter(|g| g["verdict"] == "VERIFIED")
+            .count();
+        assert!(line.starts_with(&format!("fornax ✔{verified}")), "{line:?}");
+    }
     // Both Claude Code captures (hooks and transcript) are there, as different sessions.
     let claude_sessions: std::collections::BTreeSet<_> = all
         .iter()

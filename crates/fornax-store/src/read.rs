@@ -363,7 +363,8 @@ impl Store {
             .optional()?)
     }
 
-    fn load_family(&self, root: i64, lean: bool) -> Result<FamilyData, StoreError> {
+    /// A session and the sessions delegated from it, transitively (at most 256), root first.
+    pub fn family_ids(&self, root: i64) -> Result<Vec<i64>, StoreError> {
         let mut ids = vec![root];
         let mut frontier = vec![root];
         while let Some(id) = frontier.pop() {
@@ -382,6 +383,11 @@ impl Store {
                 }
             }
         }
+        Ok(ids)
+    }
+
+    fn load_family(&self, root: i64, lean: bool) -> Result<FamilyData, StoreError> {
+        let ids = self.family_ids(root)?;
         let mut data = FamilyData {
             session_ids: ids.clone(),
             ..FamilyData::default()
@@ -929,7 +935,9 @@ impl Store {
             // Texts written since the last flush of the FTS index (a scan still running, or
             // one that died) are scanned directly.
             let mut stmt = self.conn.prepare(
-                "SELECT t.id FROM fts_pending p JOIN text t ON t.id = p.text_id
+                // CROSS JOIN keeps the (usually empty) queue as the outer loop; left to the
+                // planner, it scans every text and probes the queue.
+                "SELECT t.id FROM fts_pending p CROSS JOIN text t ON t.id = p.text_id
                  WHERE instr(lower(t.body), lower(?1)) > 0 LIMIT ?2",
             )?;
             let pending = stmt.query_map(params![text, (limit * 4) as i64], |r| r.get(0))?;
@@ -1155,6 +1163,26 @@ impl Store {
         sessions: Option<&[i64]>,
     ) -> Result<BTreeMap<String, i64>, StoreError> {
         let mut out = BTreeMap::new();
+        // A few sessions (a status line, one family): only their findings are read, through
+        // `finding_by_claim`, instead of every current finding.
+        if let Some(ids) = sessions.filter(|ids| ids.len() <= 64) {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT f.verdict, COUNT(*) FROM finding f
+                 WHERE f.session_id = ?1
+                   AND f.id = (SELECT MAX(f2.id) FROM finding f2
+                               WHERE f2.session_id = f.session_id AND f2.claim_key = f.claim_key)
+                 GROUP BY f.verdict",
+            )?;
+            for id in ids.iter().collect::<std::collections::BTreeSet<_>>() {
+                for r in
+                    stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?
+                {
+                    let (v, n) = r?;
+                    *out.entry(v).or_insert(0) += n;
+                }
+            }
+            return Ok(out);
+        }
         let wanted: Option<std::collections::HashSet<i64>> =
             sessions.map(|s| s.iter().copied().collect());
         let mut stmt = self

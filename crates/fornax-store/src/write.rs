@@ -75,31 +75,31 @@ pub struct WriteSummary {
 
 impl Store {
     pub fn source_state(&self, key: &str) -> Result<Option<SourceState>, StoreError> {
+        // Called once per file of every scan: the statement is prepared once.
         let row = self
             .conn
-            .query_row(
+            .prepare_cached(
                 "SELECT id, adapter, inode, size, mtime_ns, prefix_len, prefix_fp, cursor,
                         next_position, adapter_state, status
                  FROM source WHERE source_key = ?1",
-                [key],
-                |r| {
-                    Ok(SourceState {
-                        id: r.get(0)?,
-                        adapter: r.get(1)?,
-                        cursor: SourceCursor {
-                            inode: r.get::<_, Option<i64>>(2)?.map(|v| v as u64),
-                            size: r.get::<_, Option<i64>>(3)?.map(|v| v as u64),
-                            mtime_ns: r.get(4)?,
-                            prefix_len: r.get::<_, Option<i64>>(5)?.map(|v| v as u64),
-                            prefix_fp: r.get(6)?,
-                            offset: r.get::<_, i64>(7)? as u64,
-                        },
-                        next_position: r.get::<_, i64>(8)? as u64,
-                        adapter_state: r.get(9)?,
-                        status: r.get(10)?,
-                    })
-                },
-            )
+            )?
+            .query_row([key], |r| {
+                Ok(SourceState {
+                    id: r.get(0)?,
+                    adapter: r.get(1)?,
+                    cursor: SourceCursor {
+                        inode: r.get::<_, Option<i64>>(2)?.map(|v| v as u64),
+                        size: r.get::<_, Option<i64>>(3)?.map(|v| v as u64),
+                        mtime_ns: r.get(4)?,
+                        prefix_len: r.get::<_, Option<i64>>(5)?.map(|v| v as u64),
+                        prefix_fp: r.get(6)?,
+                        offset: r.get::<_, i64>(7)? as u64,
+                    },
+                    next_position: r.get::<_, i64>(8)? as u64,
+                    adapter_state: r.get(9)?,
+                    status: r.get(10)?,
+                })
+            })
             .optional()?;
         Ok(row)
     }

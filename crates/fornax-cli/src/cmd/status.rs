@@ -46,14 +46,9 @@ pub fn run(ctx: &Context, args: StatusArgs) -> Result<(), CliError> {
         let line = match ctx.open_store_read_only() {
             Ok(store) => match store.resolve_session(session) {
                 Ok(id) => {
-                    let findings = store.findings(&fornax_store::FindingFilter {
-                        session: Some(id),
-                        verdict: None,
-                    })?;
-                    let mut counts = BTreeMap::new();
-                    for f in findings {
-                        *counts.entry(f.verdict).or_insert(0) += 1;
-                    }
+                    // The session and its subagents' sessions, counted in the index.
+                    let family = store.family_ids(id)?;
+                    let counts = store.verdict_counts(Some(&family))?;
                     format!("fornax {}", compact(&counts))
                 }
                 Err(_) => "fornax: watching".to_string(),
@@ -65,12 +60,7 @@ pub fn run(ctx: &Context, args: StatusArgs) -> Result<(), CliError> {
     }
     let store = ctx.open_store_read_only()?;
     let sessions = match &args.session {
-        Some(s) => {
-            let id = store.resolve_session(s)?;
-            let mut ids = vec![id];
-            ids.extend(store.family(id)?.session_ids);
-            Some(ids)
-        }
+        Some(s) => Some(store.family_ids(store.resolve_session(s)?)?),
         None => None,
     };
     let counts = store.verdict_counts(sessions.as_deref())?;
