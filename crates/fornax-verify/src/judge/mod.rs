@@ -464,14 +464,18 @@ impl Verdicts<'_> {
             .map(|r| (r, claimed_invocation(cmd, r)))
             .collect()
     }
+    /// The finding for a command claim that names no command.
+    fn no_command(&self) -> Finding {
+        self.make(
+            Verdict::Unverified,
+            "no_command",
+            "The claim names no command to look for.".into(),
+            Vec::new(),
+        )
+    }
     fn command_succeeded(&self) -> Finding {
         let Some(cmd) = self.claim.target.command.clone() else {
-            return self.make(
-                Verdict::Unverified,
-                "no_command",
-                "The claim names no command to look for.".into(),
-                Vec::new(),
-            );
+            return self.no_command();
         };
         let relevant = self.command_runs(&cmd);
         if let Some(f) = self.unavailable_outputs(!relevant.is_empty()) {
@@ -490,12 +494,7 @@ impl Verdicts<'_> {
     }
     fn command_executed(&self) -> Finding {
         let Some(cmd) = self.claim.target.command.clone() else {
-            return self.make(
-                Verdict::Unverified,
-                "no_command",
-                "The claim names no command to look for.".into(),
-                Vec::new(),
-            );
+            return self.no_command();
         };
         let relevant = self.command_runs(&cmd);
         match relevant.last() {
