@@ -21,7 +21,7 @@ fn json(home: &Path, args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-fn hook(home: &Path, payload: &serde_json::Value) {
+fn hook_output(home: &Path, payload: &serde_json::Value) -> String {
     let mut child = fornax(home)
         .args(["hook", "claude"])
         .stdin(Stdio::piped())
@@ -36,7 +36,12 @@ fn hook(home: &Path, payload: &serde_json::Value) {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
-    assert!(out.stdout.is_empty());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A hook that must print nothing (no decision due).
+fn hook(home: &Path, payload: &serde_json::Value) {
+    assert!(hook_output(home, payload).is_empty());
 }
 
 fn query(home: &Path, sql: &str) -> i64 {
@@ -231,24 +236,6 @@ fn concurrent_sessions_are_never_mixed() {
         ),
         5
     );
-}
-
-fn hook_output(home: &Path, payload: &serde_json::Value) -> String {
-    let mut child = fornax(home)
-        .args(["hook", "claude"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]

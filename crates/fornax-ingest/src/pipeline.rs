@@ -503,19 +503,8 @@ impl<'s> Ingestor<'s> {
                 (size, 1)
             }
         };
-        let checkpoint = checkpoint(&reader);
-        let finished = finish(&mut reader);
-        let mut ctx = RecordCtx {
-            writer: &mut writer,
-            tally: &mut tally,
-            redactor,
-            options: &options,
-            reader: &mut reader,
-            source: &source_id,
-            hint: &hint,
-            redaction_time: &mut redaction_time,
-        };
-        for msg in finished {
+        let checkpoint = checkpoint(ctx.reader);
+        for msg in finish(&mut *ctx.reader) {
             ctx.apply(msg)?;
         }
         let prefix_fp = prefix_fingerprint(&mut file, cursor_offset).map_err(io_err(&path))?;
