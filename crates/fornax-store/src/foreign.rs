@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use fornax_types::{DocumentDatabase, DocumentTable};
 use rusqlite::types::ValueRef;
-use rusqlite::{Connection, OpenFlags, OptionalExtension};
+use rusqlite::{Connection, OpenFlags};
 use serde_json::{Map, Value};
 
 use crate::StoreError;
@@ -125,14 +125,11 @@ impl ForeignDocuments {
         };
         let sql = format!("{} WHERE {} = ?1", table.select, quoted(table.spec.key));
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        stmt.query_row([key], |row| {
-            document(table, row).map_err(|e| match e {
-                StoreError::Sqlite(e) => e,
-                other => rusqlite::Error::ToSqlConversionFailure(Box::new(other)),
-            })
-        })
-        .optional()
-        .map_err(StoreError::from)
+        let mut rows = stmt.query([key])?;
+        match rows.next()? {
+            Some(row) => Ok(Some(document(table, row)?)),
+            None => Ok(None),
+        }
     }
 }
 
