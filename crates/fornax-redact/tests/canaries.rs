@@ -192,6 +192,9 @@ fn messages(text: &str) -> Vec<(&'static str, IngestMessage)> {
                     path: Some(t()),
                     ..ClaimTarget::default()
                 },
+                scope: Default::default(),
+                quantity: Default::default(),
+                actor: Default::default(),
                 at: None,
             }),
         ),

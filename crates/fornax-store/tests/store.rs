@@ -301,6 +301,9 @@ fn findings_are_append_only_and_latest_is_current() {
         subject: ClaimSubject::TestResult,
         text: "All tests pass.".into(),
         target: ClaimTarget::default(),
+        scope: Default::default(),
+        quantity: Default::default(),
+        actor: Default::default(),
         at: None,
     };
     let finding = |v: Verdict| Finding {

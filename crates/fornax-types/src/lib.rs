@@ -52,7 +52,10 @@ pub use evidence::{
     EvidenceSource, Freshness, PayloadError, TrustClass,
 };
 pub use extension::{ContentClass, ExtensionEnvelope, SUPPORTED_EXTENSION_SCHEMA_VERSIONS};
-pub use judgement::{Claim, ClaimSubject, ClaimTarget, Finding, Verdict};
+pub use judgement::{
+    Claim, ClaimActor, ClaimQuantity, ClaimScope, ClaimSubject, ClaimTarget, Finding, ScopeUnit,
+    Verdict,
+};
 pub use physical::{ByteRange, Fingerprint, Record, RecordRef, Source, SourceId, SourceKind};
 pub use provider::Provider;
 pub use sensor::{EvidenceSensor, SensorInput, SensorOutcome};

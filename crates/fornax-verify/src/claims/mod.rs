@@ -76,6 +76,9 @@ pub fn extract_claims(item: &Item) -> Vec<Claim> {
                 subject: c.subject,
                 text: c.span.slice(text).to_string(),
                 target: c.target,
+                scope: Default::default(),
+                quantity: Default::default(),
+                actor: Default::default(),
                 at: item.at.clone(),
             }
         })

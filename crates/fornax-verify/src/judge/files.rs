@@ -4,6 +4,17 @@
 use super::*;
 
 impl Verdicts<'_> {
+    /// `file_deleted`: the deletion sensors are not built yet, so nothing in the session
+    /// can show a deletion; the claim stays UNVERIFIED and says why.
+    pub(super) fn file_deleted(&self) -> Finding {
+        self.make(
+            Verdict::Unverified,
+            "no_deletion_evidence",
+            "No deletion of the claimed path was observed in the session; absence of evidence is not a contradiction.".into(),
+            Vec::new(),
+        )
+    }
+
     pub(super) fn file_written(&self) -> Finding {
         let Some(path) = self.claim.target.path.clone() else {
             return self.make(

@@ -73,6 +73,7 @@ pub fn judge(claim: &Claim, obs: &Observations, at: Moment) -> Finding {
         ClaimSubject::CommandSucceeded => v.command_succeeded(),
         ClaimSubject::CommandExecuted => v.command_executed(),
         ClaimSubject::FileWritten => v.file_written(),
+        ClaimSubject::FileDeleted => v.file_deleted(),
         ClaimSubject::GitCommit => v.git_commit(),
         ClaimSubject::GitPush => v.git_push(),
     }
