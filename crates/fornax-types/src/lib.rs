@@ -30,6 +30,7 @@ pub mod capabilities;
 pub mod evidence;
 pub mod extension;
 pub mod judgement;
+pub mod kit;
 pub mod physical;
 pub mod provider;
 pub mod sensor;
