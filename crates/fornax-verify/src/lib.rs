@@ -29,6 +29,7 @@ pub mod sensors;
 pub mod testsummary;
 pub mod text;
 pub mod timeline;
+pub mod tools;
 
 #[cfg(test)]
 mod testkit;

@@ -67,19 +67,9 @@ pub(super) fn run_outcome(run: &Run, idx: Option<usize>, kind: Option<CommandKin
     let filtered = class_filtered || summary.is_some_and(|s| s.filtered == Some(true));
     let attributable = idx.is_none_or(|i| exit_reflects(&run.invocations, i));
     if let Some(s) = summary {
-        let desc = crate::testsummary::Summary {
-            runner: "",
-            passed: s.passed,
-            failed: s.failed,
-            skipped: s.skipped,
-            filtered_out: s.filtered_out,
-        }
-        .describe();
-        notes.push(format!(
-            "summary ({}{})",
-            s.runner,
-            desc.trim_start_matches(':')
-        ));
+        let desc =
+            crate::tools::report::describe_counts(s.passed, s.failed, s.skipped, s.filtered_out);
+        notes.push(format!("summary ({} {desc})", s.runner));
         if s.failed.unwrap_or(0) > 0 {
             return Judged {
                 outcome: Outcome::Fail,
