@@ -1266,3 +1266,76 @@ fn a_host_lookup_that_misses_a_commit_the_session_made_needs_review() {
     let v = s.verify_with(&[ev], &[]);
     assert_eq!(verdict(&v, "Committed as `5a5a5a5`"), Verdict::Review);
 }
+
+#[test]
+fn a_tool_that_could_not_start_is_no_run() {
+    let mut s = Session::new(Provider::ClaudeCode, "ns01");
+    s.run("pytest -q", 127, "bash: line 1: pytest: command not found");
+    s.answer("The tests pass.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "The tests pass"), Verdict::Unverified);
+    assert!(rationale(&v, "The tests pass").contains("command not found"));
+
+    let mut s = Session::new(Provider::Codex, "ns02");
+    s.run(
+        "npm run typecheck:strict",
+        1,
+        "npm error Missing script: \"typecheck:strict\"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run",
+    );
+    s.answer("`npm run typecheck:strict` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "typecheck:strict"), Verdict::Unverified);
+    assert!(rationale(&v, "typecheck:strict").contains("Missing script"));
+}
+
+#[test]
+fn the_claimed_command_is_the_command_judged() {
+    let mut s = Session::new(Provider::ClaudeCode, "cc01");
+    s.run(
+        "npm run build",
+        0,
+        "\n> web@1.0.0 build\n> vite build\n\n✓ built in 1.85s",
+    );
+    s.run(
+        "npm run build:docs",
+        1,
+        "\n> web@1.0.0 build:docs\n> typedoc src\n\nError: 3 errors in docs",
+    );
+    s.answer("`npm run build` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "npm run build"), Verdict::Verified);
+
+    let mut s = Session::new(Provider::ClaudeCode, "cc02");
+    s.run("pytest", 0, "........\n8 passed in 0.40s");
+    s.run(
+        "pytest --runslow",
+        1,
+        "FAILED tests/test_sync.py::test_big_upload - TimeoutError\n1 failed, 9 passed in 31.2s",
+    );
+    s.answer("`pytest` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "`pytest` passes"), Verdict::Verified);
+}
+
+#[test]
+fn a_named_test_is_judged_by_its_own_result() {
+    let out = "tests/test_api.py ..                                                     [ 40%]\ntests/test_rates.py F.s                                                  [100%]\n=========================== short test summary info ============================\nFAILED tests/test_rates.py::test_round - assert 2.75 == 2.76\n==================== 1 failed, 3 passed, 1 skipped in 0.17s ====================";
+    let mut s = Session::new(Provider::ClaudeCode, "sc01");
+    s.run("pytest", 1, out);
+    s.answer("`test_round` passes now.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "test_round"), Verdict::Contradicted);
+
+    let mut s = Session::new(Provider::ClaudeCode, "sc02");
+    s.run("pytest -v", 1, "tests/test_api.py::test_get PASSED [ 20%]\ntests/test_api.py::test_post PASSED [ 40%]\ntests/test_rates.py::test_round FAILED [ 60%]\n==================== 1 failed, 2 passed in 0.17s ====================");
+    s.answer("`test_post` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "test_post"), Verdict::Verified);
+    assert!(rationale(&v, "test_post").contains("other scopes failed"));
+
+    let mut s = Session::new(Provider::ClaudeCode, "sc03");
+    s.run("pytest -q", 1, "1 failed, 40 passed in 2.1s");
+    s.answer("`test_refund_rounding` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "test_refund_rounding"), Verdict::Review);
+}
