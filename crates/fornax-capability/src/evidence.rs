@@ -91,6 +91,8 @@ pub fn for_run(
                 skipped: Some(s.skipped),
                 filtered_out: s.filtered_out,
                 filtered: None,
+                scopes: Vec::new(),
+                scopes_truncated: None,
             };
             out.push(base.clone());
             out.push(Evidence {
