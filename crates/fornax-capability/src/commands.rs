@@ -22,6 +22,7 @@ use crate::lifecycle::{self, Direction};
 use crate::manifest::LifecycleState;
 use crate::policy::{self, PolicyContext};
 use crate::scaffold;
+use crate::trust::{TrustInput, TrustMode, TrustStore};
 
 /// `fornax cap ...`
 #[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
@@ -67,6 +68,10 @@ pub enum CapCommand {
         /// Toolspace for shorthand resolution (default: FORNAX_TOOLSPACE).
         #[arg(long)]
         toolspace: Option<String>,
+        /// Run an untrusted workspace capability this once, without trusting it; its evidence
+        /// is recorded as untrusted and no verdict rests on it.
+        #[arg(long)]
+        trust_once: bool,
     },
     /// Scaffold a draft capability, adapter or toolspace (never overwrites).
     Init {
@@ -247,6 +252,7 @@ pub fn execute(cmd: CapCommand, env: &CapEnv) -> Result<CommandOutput, CapError>
             any_lifecycle,
             session,
             toolspace,
+            trust_once,
         } => {
             let toolspace = toolspace.or(env.toolspace.clone());
             run(
@@ -254,7 +260,14 @@ pub fn execute(cmd: CapCommand, env: &CapEnv) -> Result<CommandOutput, CapError>
                 &target,
                 &args,
                 args_json.as_deref(),
-                any_lifecycle,
+                RunFlags {
+                    any_lifecycle,
+                    trust: if trust_once {
+                        TrustMode::Once
+                    } else {
+                        TrustMode::RequireTrusted
+                    },
+                },
                 session.as_deref(),
                 toolspace.as_deref(),
             )
@@ -493,12 +506,18 @@ fn resolve_session(env: &CapEnv, given: &str) -> Result<SessionRef, CapError> {
     )))
 }
 
+#[derive(Debug, Clone, Copy)]
+struct RunFlags {
+    any_lifecycle: bool,
+    trust: TrustMode,
+}
+
 fn run(
     env: &CapEnv,
     target: &[String],
     args: &[String],
     args_json: Option<&str>,
-    any_lifecycle: bool,
+    flags: RunFlags,
     session: Option<&str>,
     toolspace: Option<&str>,
 ) -> Result<CommandOutput, CapError> {
@@ -510,8 +529,9 @@ fn run(
         cap,
         &RunOptions {
             args,
-            any_lifecycle,
+            any_lifecycle: flags.any_lifecycle,
             session,
+            trust: flags.trust,
         },
     );
     let envelope = &outcome.envelope;
@@ -585,7 +605,29 @@ fn change(
     })?;
     let rt = env.runtime();
     let cap = rt.resolve(target, env.toolspace.as_deref())?;
-    let change = lifecycle::change(&rt.registry, cap, to, direction)?;
+    let (change, written) = lifecycle::change(&rt.registry, cap, to, direction)?;
+    // A file the user trusted stays trusted: the only change is the one Fornax just wrote.
+    let changed_path = change["path"].as_str().map(PathBuf::from);
+    let mut trust = TrustStore::load(&rt.layout.home);
+    let retrust: Vec<TrustInput> = cap
+        .inputs
+        .iter()
+        .filter(|i| {
+            Some(&i.path) == changed_path.as_ref()
+                || changed_path
+                    .as_ref()
+                    .is_some_and(|p| p.canonicalize().ok().as_ref() == Some(&i.path))
+        })
+        .filter(|i| trust.is_trusted(&i.path, &i.hash))
+        .map(|i| TrustInput::new(&i.path, i.root, &written))
+        .collect();
+    if !retrust.is_empty() {
+        trust.trust(
+            &retrust,
+            &crate::time::rfc3339(std::time::SystemTime::now()),
+        );
+        trust.save()?;
+    }
     let verb = if direction == Direction::Promote {
         "promoted"
     } else {

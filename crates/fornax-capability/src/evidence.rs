@@ -11,6 +11,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use crate::exec::ProcessRecord;
 use crate::testrunners::TestRunSummary;
+use crate::trust::RunTrust;
 
 /// The sensor name on capability-run evidence.
 pub const SENSOR_NAME: &str = "capability-run";
@@ -21,34 +22,48 @@ pub fn unattached_session() -> SessionRef {
     SessionRef::new(Provider::Fornax, "capability-runs")
 }
 
-fn source(collected_at: String) -> EvidenceSource {
+fn source(collected_at: String, trust: &RunTrust) -> EvidenceSource {
+    let tamper_boundary = match (trust.evidence_class(), &trust.fingerprint) {
+        (TrustClass::HostObserved, _) | (_, None) => {
+            "process spawned and observed by Fornax on this host, from a capability the user defined"
+                .to_string()
+        }
+        (TrustClass::WorkspaceTrusted, Some(f)) => format!(
+            "process spawned and observed by Fornax on this host, from workspace capability files              the user trusted by content hash ({f}); the agent could have written those files"
+        ),
+        (_, Some(f)) => format!(
+            "process spawned by Fornax from workspace capability files nobody trusted ({f}), run              once at the user's request; the agent could have written what it ran"
+        ),
+    };
     EvidenceSource {
         sensor_name: SENSOR_NAME.to_string(),
-        trust_class: TrustClass::HostObserved,
+        trust_class: trust.evidence_class(),
         collection_method: CollectionMethod::ProcessObservation,
         collector_version: concat!("fornax-capability/", env!("CARGO_PKG_VERSION")).to_string(),
         freshness: Freshness {
             clock: ClockSource::HostClock,
             caveat: None,
         },
-        tamper_boundary: "process spawned and observed by Fornax on this host".to_string(),
+        tamper_boundary,
         collected_at: Some(collected_at),
         provider: Provider::Fornax,
     }
 }
 
 /// Evidence for the processes of one run. Ids are derived from the capability, the start time
-/// and the argv, so re-recording the same run replaces rather than duplicates.
+/// and the argv, so re-recording the same run replaces rather than duplicates. Its trust class
+/// is the capability's ([`RunTrust::evidence_class`]); `at` is when the process ended (the
+/// moment the observation was complete), so only claims made after that can rest on it.
 pub fn for_run(
     capability_id: &str,
     session: Option<&SessionRef>,
     processes: &[ProcessRecord],
     summary: Option<&TestRunSummary>,
+    trust: &RunTrust,
 ) -> Vec<Evidence> {
     let session = session.cloned().unwrap_or_else(unattached_session);
     let mut out = Vec::new();
     for (i, p) in processes.iter().enumerate() {
-        let started = crate::time::rfc3339(p.started_at);
         let finished = crate::time::rfc3339(p.started_at + Duration::from_millis(p.duration_ms));
         let nanos = p
             .started_at
@@ -69,15 +84,21 @@ pub fn for_run(
             session: session.clone(),
             kind: EvidenceKind::ProcessObservation,
             payload: serde_json::to_value(payload).unwrap_or(Value::Null),
-            source: source(finished),
-            provenance: format!(
-                "fornax:capability/{}:{capability_id}",
-                env!("CARGO_PKG_VERSION")
-            ),
+            source: source(finished.clone(), trust),
+            provenance: match &trust.fingerprint {
+                Some(f) => format!(
+                    "fornax:capability/{}:{capability_id}@{f}",
+                    env!("CARGO_PKG_VERSION")
+                ),
+                None => format!(
+                    "fornax:capability/{}:{capability_id}",
+                    env!("CARGO_PKG_VERSION")
+                ),
+            },
             extension: None,
             item_key: None,
             loop_position: None,
-            at: Some(started),
+            at: Some(finished),
             records: Vec::new(),
         };
         let last = i + 1 == processes.len();

@@ -20,6 +20,7 @@ use serde_json::{json, Map, Value};
 use crate::commands::CapEnv;
 use crate::error::CapError;
 use crate::exec::RunOptions;
+use crate::trust::TrustMode;
 
 /// Serves MCP over `reader`/`writer` until the client disconnects.
 pub async fn serve_io<R, W>(env: CapEnv, reader: R, writer: W) -> Result<(), CapError>
@@ -201,6 +202,8 @@ fn dispatch(env: &CapEnv, name: &str, args: &Map<String, Value>) -> Result<(Valu
                     args: run_args,
                     any_lifecycle: false,
                     session: None,
+                    // An agent cannot trust what it may have written itself.
+                    trust: TrustMode::RequireTrusted,
                 },
             );
             if let (Some(sink), false) = (&env.evidence_sink, outcome.evidence.is_empty()) {

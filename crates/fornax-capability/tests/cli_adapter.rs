@@ -52,6 +52,7 @@ fn args_translate_to_flags_with_arg_map_overrides() {
             any_lifecycle: false,
             session: None,
             toolspace: None,
+            trust_once: false,
         },
     );
     assert_eq!(out.exit_code, 0, "{}", out.human);
@@ -292,6 +293,7 @@ fn internal_echo_runs_in_process() {
             any_lifecycle: false,
             session: None,
             toolspace: None,
+            trust_once: false,
         },
     );
     assert_eq!(out.json["data"], json!({"text": "HELLO"}));

@@ -140,6 +140,7 @@ fn lifecycle_gate_and_any_lifecycle() {
         any_lifecycle: true,
         session: None,
         toolspace: None,
+        trust_once: false,
     };
     assert_eq!(run(&env, any("workspace.life.draft")).exit_code, 0);
     assert!(marker.exists());

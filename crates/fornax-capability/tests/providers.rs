@@ -84,11 +84,13 @@ fn cargo_test_through_its_provider_adapter() {
         "builtin"
     );
 
-    // Evidence: one process observation and one test summary, host-observed.
+    // Evidence: one process observation and one test summary, observed by Fornax from a
+    // workspace manifest the user trusted (never plain host-observed: the agent could have
+    // written it).
     assert_eq!(out.evidence.len(), 2);
     for e in &out.evidence {
         e.validate().unwrap();
-        assert_eq!(e.source.trust_class, TrustClass::HostObserved);
+        assert_eq!(e.source.trust_class, TrustClass::WorkspaceTrusted);
         assert_eq!(
             e.source.collection_method,
             CollectionMethod::ProcessObservation

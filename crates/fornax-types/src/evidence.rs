@@ -292,6 +292,20 @@ pub enum TrustClass {
     ModelInternal,
     /// Written before provenance was tracked.
     PreProvenance,
+    /// Fornax ran it, from a workspace capability whose every file the user trusted by content
+    /// hash: the agent could have written those files, the user vouched for this exact content.
+    WorkspaceTrusted,
+    /// Fornax ran it once, at the user's request, from a workspace capability nobody trusted:
+    /// recorded, but never the basis of a verdict.
+    WorkspaceUntrusted,
+}
+
+impl TrustClass {
+    /// May a verdict rest on evidence of this class? Not on runs of capabilities the watched
+    /// agent could have written and the user did not trust.
+    pub fn may_decide_verdicts(self) -> bool {
+        self != TrustClass::WorkspaceUntrusted
+    }
 }
 
 /// How the evidence was collected (independent of trust).

@@ -85,6 +85,8 @@ pub fn verify_with(
             !(e.source.collection_method == fornax_types::CollectionMethod::CanonicalDerivation
                 && e.provenance.starts_with("fornax-verify:"))
         })
+        // Runs of workspace capabilities nobody trusted are kept, but no verdict rests on them.
+        .filter(|e| e.source.trust_class.may_decide_verdicts())
         .collect();
     let (evidence, obs) =
         observe::observe_with(&timeline, &supplied, &input.capabilities, full_output);

@@ -298,10 +298,13 @@ pub fn observe_with(
 
     let mut superseded: Vec<String> = Vec::new();
     for ev in input_evidence {
+        // Evidence tied to no item but stamped (a run Fornax performed) sits where its time
+        // falls among the items, so only claims made after it can rest on it.
         let pos = ev
             .item_key
             .as_deref()
             .and_then(|k| timeline.index_of(&ev.session, k))
+            .or_else(|| ev.at.as_deref().and_then(|t| timeline.position_at(t)))
             .unwrap_or(UNPOSITIONED);
         superseded.extend(merge_input(&mut obs, ev, pos));
     }

@@ -1338,4 +1338,78 @@ fn a_named_test_is_judged_by_its_own_result() {
     s.answer("`test_refund_rounding` passes.");
     let v = s.verify();
     assert_eq!(verdict(&v, "test_refund_rounding"), Verdict::Review);
+
+/// A run Fornax performed, stamped when it ended, tied to no item.
+fn capability_run(id: &str, s: &Session, exit: i64, at: &str, trust: TrustClass) -> Evidence {
+    let run = fornax_types::evidence::ProcessObservationPayload {
+        argv: vec!["cargo".into(), "test".into()],
+        cwd: Some("/w/p".into()),
+        exit_code: Some(exit),
+        timed_out: None,
+        duration_ms: Some(900),
+        capability_id: Some("workspace.test.run".into()),
+    };
+    let mut ev = host_evidence(
+        id,
+        &s.session,
+        EvidenceKind::ProcessObservation,
+        serde_json::to_value(run).unwrap(),
+        None,
+    );
+    ev.source.trust_class = trust;
+    ev.at = Some(at.into());
+    ev
+}
+
+#[test]
+fn a_run_after_a_final_claim_never_decides_it() {
+    // "All tests pass now." was false when made; a passing run months later is a re-check,
+    // not the claim's verdict.
+    let mut s = Session::new(Provider::Codex, "later-run");
+    s.edit("/w/p/src/lib.rs");
+    s.run("cargo test", 101, "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n");
+    s.answer("All tests pass now.");
+    let later = capability_run(
+        "cap-run:later",
+        &s,
+        0,
+        "2026-12-01T09:00:00Z",
+        TrustClass::HostObserved,
+    );
+    let v = s.verify_with(&[later], &[]);
+    assert_eq!(verdict(&v, "All tests pass now"), Verdict::Contradicted);
+}
+
+#[test]
+fn a_run_inside_the_session_is_evidence_for_the_claims_after_it() {
+    let mut s = Session::new(Provider::Codex, "inside-run");
+    s.edit("/w/p/src/lib.rs");
+    s.answer("Tests are still running.");
+    // Items are stamped one second apart from 10:00:01; the run ends between items 2 and 3.
+    s.say("Checking.");
+    s.answer("All tests pass.");
+    let inside = capability_run(
+        "cap-run:inside",
+        &s,
+        101,
+        "2026-05-04T10:00:02.500Z",
+        TrustClass::HostObserved,
+    );
+    let v = s.verify_with(std::slice::from_ref(&inside), &[]);
+    assert_eq!(verdict(&v, "All tests pass"), Verdict::Contradicted);
+    assert_eq!(
+        v.findings.last().unwrap().evidence,
+        vec!["cap-run:inside".to_string()]
+    );
+
+    // The same run from a workspace capability nobody trusted decides nothing.
+    let untrusted = capability_run(
+        "cap-run:untrusted",
+        &s,
+        101,
+        "2026-05-04T10:00:02.500Z",
+        TrustClass::WorkspaceUntrusted,
+    );
+    let v = s.verify_with(&[untrusted], &[]);
+    assert_eq!(verdict(&v, "All tests pass"), Verdict::Unverified);
 }

@@ -75,8 +75,8 @@ pub fn execute_provider(
 ) -> Envelope {
     match &entry.imp {
         AdapterImpl::BuiltinProvider(p) => p.execute(run, ctx),
-        AdapterImpl::Script { path, limits } => {
-            script::execute(&entry.name, path, limits, run, ctx)
+        AdapterImpl::Script { source, limits, .. } => {
+            script::execute(&entry.name, source, limits, run, ctx)
         }
         AdapterImpl::Type(_) => Envelope::failure(format!(
             "{:?} is a type adapter, not a provider",

@@ -28,14 +28,19 @@ use outcome::{run_outcome, Outcome};
 pub struct Moment {
     /// Timeline index of the claim's item.
     pub pos: usize,
-    /// Nothing happened after the claim (a final answer): all evidence counts, including
-    /// evidence tied to no item.
+    /// Nothing happened after the claim (a final answer): evidence tied to no moment counts
+    /// too. Evidence placed after the claim never does, final or not: a later run is a
+    /// re-check shown beside the finding, not the basis of the verdict the claim had.
     pub is_final: bool,
 }
 
 impl Moment {
     fn sees(&self, pos: usize) -> bool {
-        self.is_final || (pos < self.pos && pos != UNPOSITIONED)
+        if pos == UNPOSITIONED {
+            self.is_final
+        } else {
+            pos < self.pos
+        }
     }
 }
 
