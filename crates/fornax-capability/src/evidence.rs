@@ -3,8 +3,8 @@
 
 use fornax_types::evidence::{ProcessObservationPayload, TestSummaryPayload};
 use fornax_types::{
-    ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidenceSource, Freshness, Provider,
-    SessionRef, TrustClass,
+    ClaimSubject, ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidenceSource, Freshness,
+    Provider, Recheck, RecheckOutcome, RecheckTrigger, SessionRef, TrustClass,
 };
 use serde_json::Value;
 use std::time::{Duration, UNIX_EPOCH};
@@ -127,4 +127,107 @@ pub fn for_run(
         }
     }
     out
+}
+
+/// Why a process that ran produced no result: its program or toolchain could not start (a
+/// shell's 126/127, rustup's missing toolchain, cargo's unknown subcommand). Such a run is
+/// "could not run", never a failing run.
+pub fn could_not_start(p: &ProcessRecord) -> Option<String> {
+    let program = p.argv.first().map(String::as_str).unwrap_or("?");
+    if let Some(e) = &p.spawn_error {
+        return Some(e.clone());
+    }
+    let stderr = p.stderr.to_ascii_lowercase();
+    let signatures = [
+        "command not found",
+        "is not installed",
+        "no such command",
+        "toolchain '",
+        "not recognized as an internal or external command",
+    ];
+    if let Some(sig) = signatures.iter().find(|s| stderr.contains(*s)) {
+        if p.exit_code != Some(0) {
+            return Some(format!("`{program}` could not start its toolchain ({sig})"));
+        }
+    }
+    match p.exit_code {
+        Some(126) => Some(format!(
+            "`{program}` could not execute a program (exit 126)"
+        )),
+        Some(127) => Some(format!("`{program}` could not find a program (exit 127)")),
+        _ => None,
+    }
+}
+
+/// The re-check a run makes, when it ran (or could not start) and is tied to a session. Its
+/// summary is built from observed facts only (counts, exit status), never from raw output.
+pub fn recheck_of(
+    capability_id: &str,
+    outcome: &crate::RunOutcome,
+    trigger: RecheckTrigger,
+) -> Option<Recheck> {
+    if outcome.refused_untrusted {
+        return None;
+    }
+    let session = outcome.session.clone()?;
+    let first = outcome.processes.first()?;
+    let last = outcome.processes.last()?;
+    let started_at = crate::time::rfc3339(first.started_at);
+    let finished_at =
+        crate::time::rfc3339(last.started_at + Duration::from_millis(last.duration_ms));
+    let cannot = outcome.processes.iter().find_map(could_not_start);
+    let (result, summary) = match (&outcome.test_summary, cannot) {
+        (None, Some(why)) => (RecheckOutcome::CouldNotRun, why),
+        (Some(s), _) if s.failed > 0 => (
+            RecheckOutcome::Fails,
+            format!("{} of {} tests failed ({})", s.failed, s.total, s.runner),
+        ),
+        (Some(s), _) => {
+            let counts = format!(
+                "{} passed, {} failed, {} skipped ({})",
+                s.passed, s.failed, s.skipped, s.runner
+            );
+            if last.succeeded() {
+                (RecheckOutcome::Passes, counts)
+            } else {
+                (
+                    RecheckOutcome::Fails,
+                    format!("{counts}, but {}", process_status(last)),
+                )
+            }
+        }
+        (None, None) if last.succeeded() => (RecheckOutcome::Passes, process_status(last)),
+        (None, None) => (RecheckOutcome::Fails, process_status(last)),
+    };
+    let subjects = if outcome.test_summary.is_some() {
+        vec![ClaimSubject::TestResult]
+    } else {
+        Vec::new()
+    };
+    Some(Recheck {
+        session,
+        capability_id: capability_id.to_string(),
+        trigger,
+        started_at,
+        finished_at,
+        outcome: result,
+        summary,
+        subjects,
+        trust_class: outcome.trust.evidence_class(),
+        manifest_hash: outcome.trust.fingerprint.clone(),
+        evidence: outcome.evidence.iter().map(|e| e.id.clone()).collect(),
+    })
+}
+
+fn process_status(p: &ProcessRecord) -> String {
+    let program = p.argv.first().map(String::as_str).unwrap_or("?");
+    if p.timed_out {
+        format!("`{program}` timed out after {} ms", p.duration_ms)
+    } else if let Some(code) = p.exit_code {
+        format!("`{program}` exited {code}")
+    } else if let Some(sig) = p.signal {
+        format!("`{program}` was killed by signal {sig}")
+    } else {
+        format!("`{program}` ended without an exit status")
+    }
 }

@@ -21,6 +21,7 @@ use crate::commands::CapEnv;
 use crate::error::CapError;
 use crate::exec::RunOptions;
 use crate::trust::TrustMode;
+use fornax_types::RecheckTrigger;
 
 /// Serves MCP over `reader`/`writer` until the client disconnects.
 pub async fn serve_io<R, W>(env: CapEnv, reader: R, writer: W) -> Result<(), CapError>
@@ -206,8 +207,10 @@ fn dispatch(env: &CapEnv, name: &str, args: &Map<String, Value>) -> Result<(Valu
                     trust: TrustMode::RequireTrusted,
                 },
             );
+            let recheck =
+                crate::evidence::recheck_of(&cap.manifest.id, &outcome, RecheckTrigger::Mcp);
             if let (Some(sink), false) = (&env.evidence_sink, outcome.evidence.is_empty()) {
-                if let Err(e) = sink.record(&outcome.evidence) {
+                if let Err(e) = sink.record(recheck.as_ref(), &outcome.evidence) {
                     outcome
                         .envelope
                         .warn(format!("evidence was not recorded: {e}"));

@@ -210,12 +210,6 @@ fn apply(spec: &PolicySpec, ctx: &PolicyContext<'_>, report: &mut PolicyReport) 
                     "forbid_network: {} declares the \"network\" side effect",
                     m.id
                 ));
-            } else if m.adapter_type == "cli" {
-                report.warnings.push(
-                    "forbid_network is checked against the declared sideEffects; the process is \
-                     not network-isolated"
-                        .to_string(),
-                );
             }
         }
         "limit_execution" => {

@@ -92,6 +92,10 @@ pub struct FindingRow {
     pub loop_position: Option<i64>,
     pub computed_at: String,
     pub at: Option<String>,
+    /// Runs Fornax performed after the claim that speak to it, oldest first: dated results
+    /// beside the verdict, which they never change.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rechecks: Vec<crate::RecheckRow>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -841,6 +845,7 @@ impl Store {
         })?;
         let mut out = Vec::new();
         let mut sources_cache: HashMap<i64, Vec<String>> = HashMap::new();
+        let mut rechecks_cache: HashMap<i64, Vec<crate::RecheckRow>> = HashMap::new();
         for row in rows {
             let (
                 verdict,
@@ -898,6 +903,18 @@ impl Store {
                 );
             }
             let target: serde_json::Value = serde_json::from_str(&target).unwrap_or_default();
+            if let std::collections::hash_map::Entry::Vacant(e) = rechecks_cache.entry(sid) {
+                e.insert(self.rechecks(sid)?);
+            }
+            let rechecks = rechecks_cache
+                .get(&sid)
+                .map(|all| {
+                    all.iter()
+                        .filter(|r| r.speaks_to(&subject, at.as_deref()))
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default();
             out.push(FindingRow {
                 verdict,
                 claim: serde_json::json!({"text": text, "subject": subject, "target": target}),
@@ -910,6 +927,7 @@ impl Store {
                 loop_position,
                 computed_at,
                 at,
+                rechecks,
             });
         }
         Ok(out)

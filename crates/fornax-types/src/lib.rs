@@ -33,6 +33,7 @@ pub mod judgement;
 pub mod kit;
 pub mod physical;
 pub mod provider;
+pub mod recheck;
 pub mod sensor;
 pub mod shell;
 pub mod text;
@@ -59,5 +60,6 @@ pub use judgement::{
 };
 pub use physical::{ByteRange, Fingerprint, Record, RecordRef, Source, SourceId, SourceKind};
 pub use provider::Provider;
+pub use recheck::{Recheck, RecheckOutcome, RecheckTrigger};
 pub use sensor::{EvidenceSensor, SensorInput, SensorOutcome};
 pub use wire::{IngestMessage, WireMessage, WIRE_VERSION};

@@ -35,7 +35,7 @@ use crate::registry::{Capability, Registry};
 use crate::testrunners::TestRunSummary;
 use crate::trust::{RunTrust, TrustMode, TrustStore};
 
-pub use cli::ProcessRecord;
+pub use cli::{Confiner, ProcessRecord};
 pub use provider::{AdapterContext, ProviderAdapter};
 
 /// Everything an adapter needs to execute one capability run.
@@ -54,6 +54,9 @@ pub struct ResolvedRun {
     pub extra_argv: Vec<String>,
     /// When set, replaces the translated arguments entirely (a provider's own convention).
     pub argv_override: Option<Vec<String>>,
+    /// A private directory for this run (writable by its confined processes, their `TMPDIR`,
+    /// where a provider asks a runner for its report); removed when the run ends.
+    pub scratch: Option<PathBuf>,
 }
 
 /// Services the type adapters call.
@@ -61,6 +64,8 @@ pub struct ResolvedRun {
 pub struct Services {
     pub handlers: Handlers,
     pub history: Option<Arc<dyn History>>,
+    /// How `cli` processes are confined (`None`: they run unconfined, with a warning).
+    pub confiner: Option<Confiner>,
 }
 
 impl std::fmt::Debug for Services {
@@ -85,7 +90,7 @@ pub fn run_type(
     match entry.type_name.as_str() {
         "internal" => (run_internal(run, services), None),
         "cli" => {
-            let (env, record) = cli::execute(run, &settings);
+            let (env, record) = cli::execute(run, &settings, services.confiner.as_ref());
             (env, Some(record))
         }
         other => (
@@ -187,7 +192,11 @@ impl Runtime {
             layout,
             registry,
             adapters,
-            services: Services { handlers, history },
+            services: Services {
+                handlers,
+                history,
+                confiner: None,
+            },
             trust,
         }
     }
@@ -272,6 +281,7 @@ impl Runtime {
         let mut exec_ms = None;
         let trust = self.trust_of(cap);
         let mut refused_untrusted = false;
+        let scratch = Scratch::create();
 
         let envelope = 'run: {
             if m.lifecycle_state != LifecycleState::Active && !opts.any_lifecycle {
@@ -333,6 +343,7 @@ impl Runtime {
                 limits: report.limits.unwrap_or_default(),
                 extra_argv: Vec::new(),
                 argv_override: None,
+                scratch: scratch.as_ref().map(|s| s.0.clone()),
             };
             let exec_start = Instant::now();
             let env = match provider {
@@ -432,4 +443,32 @@ impl Runtime {
 
 fn elapsed_ms(start: Instant) -> u64 {
     u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A run's private directory, removed when dropped.
+#[derive(Debug)]
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn create() -> Option<Scratch> {
+        let nanos = SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let dir =
+            std::env::temp_dir().join(format!("fornax-scratch-{}-{nanos}", std::process::id()));
+        std::fs::create_dir(&dir).ok()?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+        }
+        Some(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

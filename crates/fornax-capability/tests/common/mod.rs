@@ -232,7 +232,11 @@ impl History for FakeHistory {
 pub struct CollectingSink(pub Mutex<Vec<Evidence>>);
 
 impl EvidenceSink for CollectingSink {
-    fn record(&self, evidence: &[Evidence]) -> Result<(), String> {
+    fn record(
+        &self,
+        _recheck: Option<&fornax_types::Recheck>,
+        evidence: &[Evidence],
+    ) -> Result<(), String> {
         self.0.lock().unwrap().extend_from_slice(evidence);
         Ok(())
     }
