@@ -59,18 +59,17 @@ fn args_translate_to_flags_with_arg_map_overrides() {
     let lines: Vec<&str> = out.json["data"].as_str().unwrap().lines().collect();
     assert_eq!(
         lines,
+        // Values are bound to their flags and positional values follow `--`: no value can be
+        // read as a flag.
         vec![
-            "--name",
-            "x y",
-            "--count",
-            "2",
+            "--name=x y",
+            "--count=2",
             "--verbose",
-            "--tag",
-            "a",
-            "--tag",
-            "b",
+            "--tag=a",
+            "--tag=b",
             "-k",
             "smoke",
+            "--",
             "src/lib.rs"
         ]
     );
