@@ -3,6 +3,7 @@
 //! unless declared, bounded memory, no descendant alive after the deadline, and arguments that
 //! cannot become flags. A capability that needs none of this still works.
 #![cfg(target_os = "linux")]
+#![allow(clippy::print_stderr)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
