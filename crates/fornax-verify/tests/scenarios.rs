@@ -1338,6 +1338,7 @@ fn a_named_test_is_judged_by_its_own_result() {
     s.answer("`test_refund_rounding` passes.");
     let v = s.verify();
     assert_eq!(verdict(&v, "test_refund_rounding"), Verdict::Review);
+}
 
 /// A run Fornax performed, stamped when it ended, tied to no item.
 fn capability_run(id: &str, s: &Session, exit: i64, at: &str, trust: TrustClass) -> Evidence {
