@@ -10,5 +10,6 @@ pub fn registry() -> Registry {
     all.extend(fornax_adapter_gemini::descriptors());
     all.extend(fornax_adapter_opencode::descriptors());
     all.extend(fornax_adapter_copilot::descriptors());
+    all.extend(fornax_adapter_cursor::descriptors());
     Registry::new(all)
 }
