@@ -159,3 +159,89 @@ fn scanning_the_corpus() {
         .unwrap();
     assert_eq!(after, before + 1);
 }
+
+/// The Copilot CLI and Cursor samples, laid out where each agent keeps them (Cursor names a
+/// conversation by its file's place): every file imports with nothing unrecognized, each
+/// transcript and log supports a session, the chat store is read read-only, and a second
+/// scan changes nothing.
+#[test]
+fn scanning_the_copilot_and_cursor_corpus() {
+    let Some(shared) = shared() else {
+        println!("skipped: ../shared/corpus is absent");
+        return;
+    };
+    let corpus = shared.join("corpus");
+    let work = tempfile::tempdir().unwrap();
+    let data = work.path().join("data");
+    let mut expected = Vec::new();
+    for file in walkdir(&corpus.join("copilot-cli")) {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let stem = name.trim_end_matches(".jsonl").replace("__events", "");
+        // The directory layout for most, the older flat one for the rest.
+        let dest = if name.contains("jazzyalex") {
+            data.join(format!(".copilot/session-state/{stem}.jsonl"))
+        } else {
+            data.join(format!(".copilot/session-state/{stem}/events.jsonl"))
+        };
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(&file, &dest).unwrap();
+        expected.push(dest);
+    }
+    let transcripts = data.join(".cursor/projects/home-dev-app/agent-transcripts");
+    let parent = "0b3e5c77-1a2d-4e9f-8c61-5d2f0a9b7e14";
+    for (i, file) in walkdir(&corpus.join("cursor")).into_iter().enumerate() {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let id = format!("00000000-0000-4000-8000-{i:012}");
+        let dest = if name.ends_with("cursor-subagent__parent.jsonl") {
+            transcripts.join(format!("{parent}/{parent}.jsonl"))
+        } else if name.ends_with("cursor-subagent__subagents__child.jsonl") {
+            transcripts.join(format!("{parent}/subagents/child.jsonl"))
+        } else if name.ends_with(".jsonl") {
+            transcripts.join(format!("{id}/{id}.jsonl"))
+        } else if name.ends_with(".txt") || name.ends_with("previous-session.md") {
+            transcripts.join(format!("{id}.txt"))
+        } else if name.ends_with("store.db") {
+            data.join(format!(".cursor/chats/9f2c/{id}/store.db"))
+        } else {
+            // The hook audit log is a user's own markdown of hook payloads.
+            continue;
+        };
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(&file, &dest).unwrap();
+        if !name.ends_with("store.db") {
+            expected.push(dest);
+        }
+    }
+    let home = work.path().join("home");
+    let first = scan(&home, &data);
+    println!("first scan: {}", serde_json::to_string(&first).unwrap());
+    assert_eq!(first["errors"], serde_json::json!([]));
+    assert_eq!(first["unrecognized"], serde_json::json!({}));
+    assert_eq!(
+        first["malformed_records"], 1,
+        "the one invalid line of the 1.0.43 sample"
+    );
+    let supported: std::collections::BTreeSet<String> = query(
+        &home,
+        "SELECT s.locator FROM source s WHERE EXISTS (SELECT 1 FROM session_source ss WHERE ss.source_id = s.id)",
+    )
+    .into_iter()
+    .map(|r| r[0].as_str().unwrap().to_string())
+    .collect();
+    for file in &expected {
+        let canonical = std::fs::canonicalize(file).unwrap().display().to_string();
+        assert!(
+            supported.contains(&canonical),
+            "{} produced no session",
+            file.display()
+        );
+    }
+    let store = query(
+        &home,
+        "SELECT name FROM session WHERE provider = 'cursor' AND native_id = 'a1b2c3d4-e5f6-7890-abcd-ef1234567890'",
+    );
+    assert_eq!(store[0][0], "Test Session", "the chat store's metadata");
+    let second = scan(&home, &data);
+    assert_eq!(second["records"], 0, "{second}");
+    assert_eq!(second["sources"]["new"], 0);
+}
