@@ -245,3 +245,62 @@ fn scanning_the_copilot_and_cursor_corpus() {
     assert_eq!(second["records"], 0, "{second}");
     assert_eq!(second["sources"]["new"], 0);
 }
+
+/// Every file of a directory: its name, size, a fingerprint of its bytes and its
+/// modification time.
+fn snapshot(dir: &Path) -> Vec<(String, u64, String, std::time::SystemTime)> {
+    walkdir(dir)
+        .into_iter()
+        .map(|p| {
+            let meta = std::fs::metadata(&p).unwrap();
+            let bytes = std::fs::read(&p).unwrap();
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                meta.len(),
+                blake3::hash(&bytes).to_hex().to_string(),
+                meta.modified().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// opencode 1.16's `opencode.db` in WAL mode, with its `-wal` and `-shm` beside it, in a
+/// read-only directory: imported, and not one byte, file or time changed.
+#[test]
+fn the_opencode_1_16_database_is_read_without_writing_anything() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(shared) = shared() else {
+        println!("skipped: ../shared/corpus is absent");
+        return;
+    };
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("opencode");
+    std::fs::create_dir_all(&dir).unwrap();
+    for suffix in ["", "-wal", "-shm"] {
+        let from = shared
+            .join("corpus/opencode")
+            .join(format!("suhd550-dev__stunning-memory__opencode.db{suffix}"));
+        let to = dir.join(format!("opencode.db{suffix}"));
+        std::fs::copy(&from, &to).unwrap();
+        std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o444)).unwrap();
+    }
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let before = snapshot(&dir);
+    let home = work.path().join("home");
+    let summary = scan(&home, &dir);
+    let after = snapshot(&dir);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(summary["errors"], serde_json::json!([]), "{summary}");
+    assert_eq!(summary["unrecognized"], serde_json::json!({}), "{summary}");
+    assert_eq!(
+        before, after,
+        "the database, its WAL and its shared memory are untouched"
+    );
+    let rows = query(
+        &home,
+        "SELECT s.native_id, s.cwd, COUNT(i.id) FROM session s JOIN item i ON i.session_id = s.id WHERE s.provider = 'opencode' GROUP BY s.id",
+    );
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0][0], "ses_04ca851f7ffevKrKMHW3RsPK1U");
+    assert!(rows[0][2].as_i64().unwrap() > 50, "{rows:?}");
+}
