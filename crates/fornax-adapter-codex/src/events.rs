@@ -555,25 +555,27 @@ fn dynamic_name(p: &Value) -> String {
 /// `thread_settings_applied` (0.146): the settings a thread now runs with, in one line.
 fn thread_settings_text(p: &Value) -> Option<String> {
     let t = p.get("thread_settings")?;
-    let mut parts = Vec::new();
-    for (field, label) in [
-        ("model", "model"),
-        ("approval_policy", "approval"),
-        ("reasoning_effort", "reasoning effort"),
-        ("cwd", "cwd"),
-    ] {
-        if let Some(v) = t.get(field).and_then(Value::as_str) {
-            parts.push(format!("{label} {v}"));
-        }
-    }
+    let text = |field: &str| t.get(field).and_then(Value::as_str);
+    // What the agent may touch comes before the details: it is what a reader looks for.
     let profile = t
         .get("active_permission_profile")
         .and_then(|a| a.get("id"))
         .and_then(Value::as_str)
-        .or_else(|| t.get("permission_profile").and_then(|a| a.get("type")).and_then(Value::as_str));
-    if let Some(profile) = profile {
-        parts.push(format!("permissions {profile}"));
-    }
+        .or_else(|| {
+            t.get("permission_profile")
+                .and_then(|a| a.get("type"))
+                .and_then(Value::as_str)
+        });
+    let parts: Vec<String> = [
+        text("model").map(|v| format!("model {v}")),
+        text("approval_policy").map(|v| format!("approval {v}")),
+        profile.map(|v| format!("permissions {v}")),
+        text("reasoning_effort").map(|v| format!("reasoning effort {v}")),
+        text("cwd").map(|v| format!("cwd {v}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     (!parts.is_empty()).then(|| format!("thread settings: {}", parts.join(", ")))
 }
 

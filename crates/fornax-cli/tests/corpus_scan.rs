@@ -304,3 +304,74 @@ fn the_opencode_1_16_database_is_read_without_writing_anything() {
     assert_eq!(rows[0][0], "ses_04ca851f7ffevKrKMHW3RsPK1U");
     assert!(rows[0][2].as_i64().unwrap() > 50, "{rows:?}");
 }
+
+/// What `fornax show` prints for one session.
+fn show(home: &Path, session: &str) -> String {
+    let out = fornax(home).args(["show", session]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The 2026-12 drift samples, scanned as they are: each new fact shows on its session's
+/// timeline.
+#[test]
+fn the_drift_samples_show_their_new_facts() {
+    let Some(shared) = shared() else {
+        println!("skipped: ../shared/corpus is absent");
+        return;
+    };
+    let corpus = shared.join("corpus");
+    let work = tempfile::tempdir().unwrap();
+    let data = work.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    for (dir, name) in [
+        ("claude-transcript", "noamsalit__Shepherd__89b8683f-b2ea-4874-934a-9cadbb6cb276.jsonl"),
+        ("claude-transcript", "Juliusolsson05__agent-transcript-parser__observed__claude-record-frame-link__source.jsonl"),
+        ("codex-rollout", "seokhyeonhong__motion-jepa__rollout-2026-08-06T16-45-32-019fd608-da80-7713-bcdd-bc47748af23d.jsonl"),
+        ("codex-rollout", "seokhyeonhong__motion-jepa__.codex__session_index.jsonl"),
+        ("codex-rollout", "seokhyeonhong__motion-jepa__.codex__history.jsonl"),
+        ("codex-rollout", "Juliusolsson05__agent-transcript-parser__observed__codex-payload-thread-goal-updated__source.jsonl"),
+        ("gemini", "victorbernardi__.shared-ai-memory__.gemini__tmp__00-pops-extractor__chats__session-2026-05-30T05-15-a2a-serv.jsonl"),
+    ] {
+        std::fs::copy(corpus.join(dir).join(name), data.join(name)).unwrap();
+    }
+    let home = work.path().join("home");
+    scan(&home, &data);
+    let claude = show(&home, "89b8683f-b2ea-4874-934a-9cadbb6cb276");
+    for fact in [
+        "environment: working directory /tmp/shp-schemas-tx.blIf90/work",
+        "You are powered by the model claude-nonexistent-model-shp",
+        "There's an issue with the selected model",
+        "(failed)",
+    ] {
+        assert!(claude.contains(fact), "{fact:?} missing from:\n{claude}");
+    }
+    let frame = show(&home, "fixture-id-1");
+    assert!(
+        frame.contains("linked frame fixture text: https://example.invalid/fixture"),
+        "{frame}"
+    );
+    let codex = show(&home, "019fd608-da80-7713-bcdd-bc47748af23d");
+    for fact in [
+        "MotionJEPA 활용처 확장",
+        "thread settings: model gpt-5.6-sol",
+        "permissions :danger-full-access",
+    ] {
+        assert!(codex.contains(fact), "{fact:?} missing from:\n{codex}");
+    }
+    let history = show(&home, "019f9b36-1e6d-7651-9801-5450483871e2");
+    assert!(
+        history.contains("motion-jepa"),
+        "the thread's title: {history}"
+    );
+    assert!(
+        history.contains("human.request"),
+        "the prompt history: {history}"
+    );
+    let gemini = show(&home, "a2a-server@2026-05-30T05:15:29.354Z");
+    assert!(gemini.contains("gemini"), "{gemini}");
+}
