@@ -683,7 +683,7 @@ impl GeminiAdapter {
                 adapter_version: self.adapter_version(),
             }
             .into_evidence();
-            out.push(IngestMessage::Evidence(evidence));
+            out.extend(evidence.map(IngestMessage::Evidence));
         }
     }
 
