@@ -20,6 +20,8 @@ mod files;
 mod git;
 mod outcome;
 mod scope;
+#[cfg(test)]
+mod tests;
 
 use outcome::{run_outcome, Outcome};
 
