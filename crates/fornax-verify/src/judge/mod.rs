@@ -16,6 +16,7 @@ use crate::commands::{self, exit_reflects, names_command, CommandKind};
 use crate::observe::{Change, Observations, Run, UNPOSITIONED};
 use crate::paths::same_file;
 
+mod counts;
 mod files;
 mod git;
 mod outcome;
@@ -380,6 +381,11 @@ impl Verdicts<'_> {
         if kind == Some(CommandKind::Test) {
             if let Some(f) = self.scoped(latest, &j, &fresh_note) {
                 return f;
+            }
+            if self.scope().is_none() {
+                if let Some(f) = self.counted(latest, idx, &j, &fresh_note) {
+                    return f;
+                }
             }
         }
         match j.outcome {

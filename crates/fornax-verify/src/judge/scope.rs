@@ -2,7 +2,7 @@
 //! run's output shows for that scope, whatever happened elsewhere in the same run.
 
 use fornax_types::evidence::{TestOutcome, TestScopeResult};
-use fornax_types::{ClaimScope, ScopeUnit};
+use fornax_types::{ClaimQuantity, ClaimScope, ScopeUnit};
 
 use super::outcome::{Judged, Outcome};
 use super::*;
@@ -94,6 +94,9 @@ impl Verdicts<'_> {
                 run.evidence_ids(),
             ));
         }
+        if let Some(f) = self.scope_count_short(run, &hits, &name, unit_word) {
+            return Some(f);
+        }
         if hits.iter().any(|s| s.outcome == TestOutcome::Passed) {
             return Some(self.make(
                 Verdict::Verified,
@@ -123,6 +126,37 @@ impl Verdicts<'_> {
             ));
         }
         None
+    }
+}
+
+impl Verdicts<'_> {
+    /// A scoped claim stating a count ("the 12 parser tests pass") that the scope's own counts
+    /// do not reach: partial evidence (the name may match only part of what the claim means).
+    fn scope_count_short(
+        &self,
+        run: &Run,
+        hits: &[&TestScopeResult],
+        name: &str,
+        unit_word: &str,
+    ) -> Option<Finding> {
+        let count = match self.claim.quantity {
+            ClaimQuantity::AtLeast { count } | ClaimQuantity::AllOf { count } => count,
+            _ => return None,
+        };
+        let counted: Option<u64> = hits.iter().map(|s| s.passed).sum();
+        let passed = counted.filter(|_| !hits.is_empty())?;
+        if passed >= count {
+            return None;
+        }
+        Some(self.make(
+            Verdict::Review,
+            "scope_count_short",
+            format!(
+                "The latest relevant run {} shows {passed} passing test(s) in the {unit_word} `{name}`, fewer than the {count} the claim states.",
+                describe_run(run)
+            ),
+            run.evidence_ids(),
+        ))
     }
 }
 
