@@ -36,12 +36,7 @@ impl Verdicts<'_> {
         let filtered = is_filtered(run, idx);
         let counts = summary
             .map(|s| {
-                crate::tools::report::describe_counts(
-                    s.passed,
-                    s.failed,
-                    s.skipped,
-                    s.filtered_out,
-                )
+                crate::tools::report::describe_counts(s.passed, s.failed, s.skipped, s.filtered_out)
             })
             .unwrap_or_default();
         let claimed = if all {
@@ -135,5 +130,9 @@ fn is_filtered(run: &Run, idx: Option<usize>) -> bool {
     let class_filtered = idx
         .and_then(|i| run.classes.iter().find(|(j, _)| *j == i))
         .is_some_and(|(_, c)| c.filtered);
-    class_filtered || run.summary.as_ref().is_some_and(|s| s.filtered == Some(true))
+    class_filtered
+        || run
+            .summary
+            .as_ref()
+            .is_some_and(|s| s.filtered == Some(true))
 }

@@ -311,6 +311,24 @@ impl Verdicts<'_> {
             Ok(r) => r,
             Err(f) => return *f,
         };
+        let scope = if kind == CommandKind::Test {
+            self.scope()
+        } else {
+            self.check_scope()
+        };
+        let relevant = match &scope {
+            Some((unit, name)) => self.for_scope(relevant, *unit, name),
+            None => relevant,
+        };
+        if let (true, Some((unit, name))) = (relevant.is_empty(), &scope) {
+            let unit = *unit;
+            return self.make(
+                Verdict::Unverified,
+                "no_scope_run",
+                format!("Every {what} run{named} before the claim selected another part of the project; none ran or showed the {} `{name}`, and absence of evidence is not a contradiction.", scope::unit_word(unit)),
+                Vec::new(),
+            );
+        }
         // A claim about one named test (or another named scope) is not a claim about the
         // whole suite.
         let whole_suite = !(kind == CommandKind::Test
@@ -378,8 +396,13 @@ impl Verdicts<'_> {
             ),
             None => "no file was modified after it".to_string(),
         };
+        if matches!(kind, Some(CommandKind::Build | CommandKind::Lint)) {
+            if let Some(f) = self.scoped_check(latest, idx, &j, &fresh_note) {
+                return f;
+            }
+        }
         if kind == Some(CommandKind::Test) {
-            if let Some(f) = self.scoped(latest, &j, &fresh_note) {
+            if let Some(f) = self.scoped(latest, idx, &j, &fresh_note) {
                 return f;
             }
             if self.scope().is_none() {
