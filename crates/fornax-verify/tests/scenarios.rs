@@ -1429,7 +1429,11 @@ fn a_narrower_run_of_the_claimed_command_is_partial() {
 fn a_covering_run_backs_a_narrower_claimed_command() {
     let mut s = Session::new(Provider::Codex, "id02");
     s.edit("/w/shop/app/api.py");
-    s.run("python -m pytest", 0, "tests/test_api.py ....   [ 50%]\ntests/test_render.py .... [100%]\n8 passed in 0.30s\n");
+    s.run(
+        "python -m pytest",
+        0,
+        "tests/test_api.py ....   [ 50%]\ntests/test_render.py .... [100%]\n8 passed in 0.30s\n",
+    );
     s.answer("`pytest tests/test_api.py` passes.");
     let v = s.verify();
     assert_eq!(verdict(&v, "pytest tests/test_api.py"), Verdict::Verified);
@@ -1445,7 +1449,11 @@ fn a_covering_run_backs_a_narrower_claimed_command() {
     // The wider run failed and does not say where: partial, never a contradiction.
     let mut s = Session::new(Provider::Codex, "id04");
     s.edit("/w/shop/app/api.py");
-    s.run("python -m pytest -q", 1, "..F.....\n1 failed, 7 passed in 0.30s\n");
+    s.run(
+        "python -m pytest -q",
+        1,
+        "..F.....\n1 failed, 7 passed in 0.30s\n",
+    );
     s.answer("`pytest tests/test_api.py` passes.");
     let v = s.verify();
     assert_eq!(verdict(&v, "pytest tests/test_api.py"), Verdict::Review);

@@ -157,6 +157,17 @@ impl Verdicts<'_> {
                     .find(|t| crate::claims::names_a_test(&format!("`{t}`")))
                     .map(|t| (ScopeUnit::Test, t.trim_end_matches("()").to_string()))
             }
+            ClaimScope::Whole => self.command_scope(),
+        }
+    }
+
+    /// The scope a claimed filtered command selects (`pytest tests/test_api.py` passes: the
+    /// file), so that a wider run is read for that scope.
+    fn command_scope(&self) -> Option<(ScopeUnit, String)> {
+        use crate::tools::identity::{identify, main_invocation, selected_scope};
+        let cmd = self.claim.target.command.as_deref()?;
+        match selected_scope(&identify(&main_invocation(cmd)?))? {
+            ClaimScope::Named { unit, name } => Some((unit, name)),
             ClaimScope::Whole => None,
         }
     }
