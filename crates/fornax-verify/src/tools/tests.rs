@@ -16,7 +16,6 @@ use crate::commands::effective_invocations;
 const AWAITING_FIXTURE: &[&str] = &[
     "gradle",
     "detekt",
-    "dotnet-build",
     "swift-test",
 ];
 
