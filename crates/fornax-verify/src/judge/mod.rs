@@ -10,8 +10,8 @@
 //! * REVIEW - evidence exists but is partial, filtered, stale, interrupted or conflicting.
 //! * UNAVAILABLE - the capture cannot show the signal the claim needs.
 //!
-//! A claim is about exactly what it says: a count ("48 tests pass", [`counts`]) is judged on
-//! the summary's counts, a scope (a test, file, package, module, service or suite, [`scope`])
+//! A claim is about exactly what it says: a count ("48 tests pass", `counts`) is judged on
+//! the summary's counts, a scope (a test, file, package, module, service or suite, `scope`)
 //! on what the output shows for that scope, and a named command only on runs of that
 //! invocation or of one covering it.
 
