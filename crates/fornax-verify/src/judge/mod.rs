@@ -9,6 +9,11 @@
 //! * UNVERIFIED - nothing relevant happened.
 //! * REVIEW - evidence exists but is partial, filtered, stale, interrupted or conflicting.
 //! * UNAVAILABLE - the capture cannot show the signal the claim needs.
+//!
+//! A claim is about exactly what it says: a count ("48 tests pass", `counts`) is judged on
+//! the summary's counts, a scope (a test, file, package, module, service or suite, `scope`)
+//! on what the output shows for that scope, and a named command only on runs of that
+//! invocation or of one covering it.
 
 use fornax_types::{Claim, ClaimSubject, Finding, Verdict};
 
@@ -16,10 +21,13 @@ use crate::commands::{self, exit_reflects, names_command, CommandKind};
 use crate::observe::{Change, Observations, Run, UNPOSITIONED};
 use crate::paths::same_file;
 
+mod counts;
 mod files;
 mod git;
 mod outcome;
 mod scope;
+#[cfg(test)]
+mod tests;
 
 use outcome::{run_outcome, Outcome};
 
@@ -308,6 +316,24 @@ impl Verdicts<'_> {
             Ok(r) => r,
             Err(f) => return *f,
         };
+        let scope = if kind == CommandKind::Test {
+            self.scope()
+        } else {
+            self.check_scope()
+        };
+        let relevant = match &scope {
+            Some((unit, name)) => self.for_scope(relevant, *unit, name),
+            None => relevant,
+        };
+        if let (true, Some((unit, name))) = (relevant.is_empty(), &scope) {
+            let unit = *unit;
+            return self.make(
+                Verdict::Unverified,
+                "no_scope_run",
+                format!("Every {what} run{named} before the claim selected another part of the project; none ran or showed the {} `{name}`, and absence of evidence is not a contradiction.", scope::unit_word(unit)),
+                Vec::new(),
+            );
+        }
         // A claim about one named test (or another named scope) is not a claim about the
         // whole suite.
         let whole_suite = !(kind == CommandKind::Test
@@ -375,9 +401,19 @@ impl Verdicts<'_> {
             ),
             None => "no file was modified after it".to_string(),
         };
-        if kind == Some(CommandKind::Test) {
-            if let Some(f) = self.scoped(latest, &j, &fresh_note) {
+        if matches!(kind, Some(CommandKind::Build | CommandKind::Lint)) {
+            if let Some(f) = self.scoped_check(latest, idx, &j, &fresh_note) {
                 return f;
+            }
+        }
+        if kind == Some(CommandKind::Test) {
+            if let Some(f) = self.scoped(latest, idx, &j, &fresh_note) {
+                return f;
+            }
+            if self.scope().is_none() {
+                if let Some(f) = self.counted(latest, idx, &j, &fresh_note) {
+                    return f;
+                }
             }
         }
         match j.outcome {
