@@ -5,7 +5,9 @@
 //! give, each with its subject, a distinctive part of its quote, what it names (command, path,
 //! sha, remote, branch, tool), its scope, its quantity and whose work it is about. A case with
 //! no claims is a non-claim: the text must give nothing at all. All texts are written for these
-//! tests.
+//! tests. The counts are printed (`--nocapture`) so that a change's effect can be read.
+
+#![allow(clippy::print_stdout)]
 
 use std::collections::BTreeMap;
 use std::path::Path;
