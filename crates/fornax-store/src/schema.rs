@@ -280,21 +280,26 @@ CREATE TABLE recheck (
 CREATE INDEX recheck_by_session ON recheck(session_id, finished_at);
 "#;
 
+/// Brings the schema to [`SCHEMA_VERSION`]. Callers hold the store-writer lock; each step also
+/// takes SQLite's write lock first (`BEGIN IMMEDIATE`) and reads the version again inside its
+/// transaction, so a step another connection already applied is never applied twice.
 pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
-    let current: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if current > SCHEMA_VERSION {
-        return Err(StoreError::NewerSchema {
-            found: current,
-            supported: SCHEMA_VERSION,
-        });
-    }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        let tx = conn.transaction()?;
+    loop {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let current: u32 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if current > SCHEMA_VERSION {
+            return Err(StoreError::NewerSchema {
+                found: current,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        let Some(sql) = MIGRATIONS.get(current as usize) else {
+            return Ok(());
+        };
         tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", (i + 1) as u32)?;
+        tx.pragma_update(None, "user_version", current + 1)?;
         tx.commit()?;
     }
-    Ok(())
 }
 
 #[cfg(test)]
