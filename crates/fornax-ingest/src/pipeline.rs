@@ -18,9 +18,9 @@ use serde_json::Value;
 use crate::clock::now_rfc3339;
 use crate::discover::file_stem;
 use crate::frame::{split_concatenated, Framed, LineFramer};
-use crate::spool::{as_envelope, SPOOL_MARKER};
-use crate::summary::{FileError, ScanSummary};
+use crate::spool::{self, as_envelope};
 pub use crate::verification::{verify_sessions, VerifyOutcome};
+use crate::{FileError, ScanSummary};
 
 /// Name under which spool files are recorded as sources.
 pub const SPOOL_ADAPTER: &str = "fornax-spool";
@@ -162,6 +162,8 @@ pub(crate) struct SourceTally {
     pub(crate) malformed: u64,
     pub(crate) oversized: u64,
     defects: u64,
+    /// Lone surrogate escapes repaired to read a record.
+    pub(crate) repaired: u64,
     records: u64,
 }
 
@@ -195,6 +197,13 @@ pub(crate) fn io_err(path: &Path) -> impl Fn(std::io::Error) -> IngestError + '_
         path: path.to_path_buf(),
         source,
     }
+}
+
+/// The source key of a file (after symlinks are resolved, so a file is one source however it
+/// is reached).
+pub(crate) fn file_key(path: &Path) -> String {
+    let resolved = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    format!("file:{}", resolved.display())
 }
 
 /// Fingerprint of the bytes before `offset`: its head and the bytes just before the cursor.
@@ -280,6 +289,16 @@ impl<'s> Ingestor<'s> {
         }
     }
 
+    /// Finds the candidates under `paths` ([`crate::discover_paths`]), names what could not be
+    /// looked into, and ingests every candidate.
+    pub fn scan_paths(&mut self, paths: &[PathBuf], progress: &mut dyn Progress) {
+        let found = crate::discover_paths(paths, self.registry);
+        for skip in found.skipped {
+            self.summary.skip_file(skip.path, skip.reason);
+        }
+        self.ingest_files(&found.candidates, progress);
+    }
+
     /// Ingests every file, isolating failures per file.
     pub fn ingest_files(&mut self, files: &[PathBuf], progress: &mut dyn Progress) {
         let total: u64 = files
@@ -315,7 +334,7 @@ impl<'s> Ingestor<'s> {
     pub fn ingest_file(&mut self, path: &Path) -> Result<(), IngestError> {
         let path = std::fs::canonicalize(path).map_err(io_err(path))?;
         let meta = std::fs::metadata(&path).map_err(io_err(&path))?;
-        let key = format!("file:{}", path.display());
+        let key = file_key(&path);
         let state = self.store.source_state(&key)?;
         let (inode, size, mtime_ns) = (
             meta.ino(),
@@ -331,19 +350,23 @@ impl<'s> Ingestor<'s> {
                 return Ok(());
             }
         }
-        let mut file = File::open(&path).map_err(io_err(&path))?;
+        let mut file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+                self.summary
+                    .skip_file(path.display().to_string(), "permission denied");
+                return Ok(());
+            }
+            Err(e) => return Err(io_err(&path)(e)),
+        };
         let stored_adapter = state.as_ref().map(|s| s.adapter.clone());
         let adapter_name = match stored_adapter {
             Some(name) => name,
             None => match self.sniff_file(&mut file, &path)? {
                 Some(name) => name,
                 None => {
-                    *self
-                        .summary
-                        .sources
-                        .skipped
-                        .entry("content not recognized".into())
-                        .or_insert(0) += 1;
+                    self.summary
+                        .skip_source(path.display().to_string(), "content not recognized");
                     return Ok(());
                 }
             },
@@ -354,12 +377,10 @@ impl<'s> Ingestor<'s> {
             match self.registry.by_name(&adapter_name) {
                 Some(d) => d.framing,
                 None => {
-                    *self
-                        .summary
-                        .sources
-                        .skipped
-                        .entry(format!("adapter {adapter_name} not available"))
-                        .or_insert(0) += 1;
+                    self.summary.skip_source(
+                        path.display().to_string(),
+                        &format!("adapter {adapter_name} not available"),
+                    );
                     return Ok(());
                 }
             }
@@ -431,6 +452,7 @@ impl<'s> Ingestor<'s> {
             hint: &hint,
             redaction_time: &mut redaction_time,
         };
+        let is_spool = adapter_name == SPOOL_ADAPTER;
         let (cursor_offset, next_position) = match framing {
             Framing::JsonLines => {
                 file.seek(SeekFrom::Start(start_offset))
@@ -444,8 +466,14 @@ impl<'s> Ingestor<'s> {
                             if line.bytes.iter().all(|b| b.is_ascii_whitespace()) {
                                 continue;
                             }
-                            match serde_json::from_slice::<Value>(line.bytes) {
-                                Ok(value) => {
+                            match fornax_live::json::parse(line.bytes) {
+                                Ok(parsed) => {
+                                    let value = parsed.value;
+                                    ctx.tally.repaired += u64::from(parsed.repaired);
+                                    if is_spool && spool::is_header(&value) {
+                                        // A segment's header describes the segment: no record.
+                                        continue;
+                                    }
                                     let range = ByteRange {
                                         start: line.start,
                                         end: line.start + line.bytes.len() as u64,
@@ -486,17 +514,20 @@ impl<'s> Ingestor<'s> {
                     let mut bytes = Vec::with_capacity(size as usize);
                     file.seek(SeekFrom::Start(0)).map_err(io_err(&path))?;
                     file.read_to_end(&mut bytes).map_err(io_err(&path))?;
-                    match serde_json::from_slice::<Value>(&bytes) {
-                        Ok(value) => ctx.record(
-                            0,
-                            ByteRange {
-                                start: 0,
-                                end: bytes.len() as u64,
-                            },
-                            &bytes,
-                            &value,
-                            None,
-                        )?,
+                    match fornax_live::json::parse(&bytes) {
+                        Ok(parsed) => {
+                            ctx.tally.repaired += u64::from(parsed.repaired);
+                            ctx.record(
+                                0,
+                                ByteRange {
+                                    start: 0,
+                                    end: bytes.len() as u64,
+                                },
+                                &bytes,
+                                &parsed.value,
+                                None,
+                            )?
+                        }
                         Err(_) => ctx.tally.malformed += 1,
                     }
                 }
@@ -530,6 +561,10 @@ impl<'s> Ingestor<'s> {
     }
 
     fn sniff_file(&self, file: &mut File, path: &Path) -> Result<Option<String>, IngestError> {
+        if spool::is_segment(path, b"") {
+            // Named as a segment, in a spool folder: whatever its first line holds.
+            return Ok(Some(SPOOL_ADAPTER.to_string()));
+        }
         file.seek(SeekFrom::Start(0)).map_err(io_err(path))?;
         let mut framer = LineFramer::new(&mut *file, 0, 4 * 1024 * 1024);
         let mut seen = 0;
@@ -539,14 +574,21 @@ impl<'s> Ingestor<'s> {
                 break;
             };
             seen += 1;
+            // A spool segment is known by its name and first line, never by its payloads.
+            if seen == 1 {
+                let first: &[u8] = match &framed {
+                    Framed::Line(line) => line.bytes,
+                    Framed::Oversized { .. } => b"",
+                };
+                if spool::is_segment(path, first) {
+                    return Ok(Some(SPOOL_ADAPTER.to_string()));
+                }
+            }
             let Framed::Line(line) = framed else { continue };
-            let Ok(value) = serde_json::from_slice::<Value>(line.bytes) else {
+            let Ok(value) = fornax_live::json::parse(line.bytes).map(|p| p.value) else {
                 continue;
             };
             json_lines += 1;
-            if value.get(SPOOL_MARKER).is_some() {
-                return Ok(Some(SPOOL_ADAPTER.to_string()));
-            }
             if let Some(d) = self.registry.sniff(&value, Framing::JsonLines) {
                 return Ok(Some(d.name.to_string()));
             }
@@ -688,6 +730,7 @@ pub(crate) fn commit_source(
     summary.malformed_records += tally.malformed;
     summary.oversized_records += tally.oversized;
     summary.recovered_concatenations += tally.defects;
+    summary.repaired_escapes += tally.repaired;
     summary.redaction_ms += c.redaction_time.as_millis() as u64;
     for ((provider, _adapter, disc), n) in tally.unrecognized {
         *summary

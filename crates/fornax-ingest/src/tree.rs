@@ -28,7 +28,7 @@ use crate::pipeline::{
     commit_source, finish, io_err, Commit, IngestError, Ingestor, Mode, Reader, RecordCtx,
     SourceTally,
 };
-use crate::summary::FileError;
+use crate::FileError;
 
 /// Where a group's documents are read from.
 enum Documents<'a> {

@@ -1,9 +1,9 @@
-//! `fornax hook <agent>`: the live entry points, delegated to `fornax_hook`.
+//! `fornax hook <agent>`: the live entry points, delegated to `fornax_live::hook`.
 //!
 //! The `fornax-hook` binary runs the same code without the rest of `fornax` (about half the
 //! start-up cost); `fornax install` writes that binary into agent settings when it sits next
 //! to this one. Either way a hook reads the payload, appends it to the spool (fsync) and exits 0
-//! with nothing on stdout unless a decision is due; see `fornax_hook` for the guards.
+//! with nothing on stdout unless a decision is due; see `fornax_live::hook` for the guards.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,8 +26,8 @@ pub struct HookArgs {
 /// Runs a hook with every guard on, always returning success to the agent.
 pub fn guarded(home: Option<PathBuf>, args: &HookArgs) -> ExitCode {
     let agent = match args.agent {
-        Agent::Claude => fornax_hook::Agent::Claude,
-        Agent::Opencode => fornax_hook::Agent::Opencode,
+        Agent::Claude => fornax_live::hook::Agent::Claude,
+        Agent::Opencode => fornax_live::hook::Agent::Opencode,
     };
-    fornax_hook::guarded(home, agent)
+    fornax_live::hook::guarded(home, agent)
 }

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::{client, clock, config, spool};
+use crate::protocol::{Request, Response};
+use crate::{client, clock, config, json, spool, Home};
 
 /// Hard deadline of a one-shot hook.
 pub const HOOK_DEADLINE: Duration = Duration::from_secs(3);
@@ -38,8 +39,13 @@ impl Agent {
 enum HookError {
     #[error("reading the payload: {0}")]
     Stdin(std::io::Error),
-    #[error("{0}")]
-    Payload(serde_json::Error),
+    /// Only the error's category and position: a log line never holds payload text.
+    #[error("the payload is not JSON ({category} error at line {line}, column {column})")]
+    Payload {
+        category: &'static str,
+        line: usize,
+        column: usize,
+    },
     #[error("creating {path}: {source}")]
     Home {
         path: PathBuf,
@@ -51,15 +57,23 @@ enum HookError {
     Stdout(std::io::Error),
 }
 
-/// Creates `dir` private to the user (0700) when it does not exist yet.
-pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    if !dir.exists() {
-        std::fs::create_dir_all(dir)?;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+impl HookError {
+    fn payload(e: &serde_json::Error) -> HookError {
+        use serde_json::error::Category;
+        HookError::Payload {
+            category: match e.classify() {
+                Category::Io => "read",
+                Category::Syntax => "syntax",
+                Category::Data => "data",
+                Category::Eof => "truncated input",
+            },
+            line: e.line(),
+            column: e.column(),
+        }
     }
-    Ok(())
 }
+
+use crate::home::create_private_dir;
 
 fn private_home(home: &Path) -> Result<(), HookError> {
     create_private_dir(home).map_err(|source| HookError::Home {
@@ -74,7 +88,7 @@ fn log(home: &Path, message: &str) {
     if let Ok(mut f) = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(home.join("hook.log"))
+        .open(Home::new(home).hook_log())
     {
         let _ = writeln!(f, "{} {message}", clock::now_rfc3339());
     }
@@ -83,7 +97,7 @@ fn log(home: &Path, message: &str) {
 /// Runs a hook with every guard on, always returning success to the agent. `home` is the
 /// `--home`/`FORNAX_HOME` choice, `None` for the default home.
 pub fn guarded(home: Option<PathBuf>, agent: Agent) -> ExitCode {
-    let home = home.unwrap_or_else(config::default_home);
+    let home = home.unwrap_or_else(crate::default_home);
     if agent == Agent::Claude {
         let log_home = home.clone();
         std::thread::spawn(move || {
@@ -109,7 +123,7 @@ pub fn guarded(home: Option<PathBuf>, agent: Agent) -> ExitCode {
 }
 
 fn spool_path(home: &Path) -> PathBuf {
-    spool::spool_file(&home.join("spool"), &clock::today())
+    spool::spool_file(&Home::new(home).spool_dir(), &clock::today())
 }
 
 /// The fields of a Claude Code hook payload the hook itself acts on.
@@ -124,17 +138,26 @@ struct HookHead {
 }
 
 fn claude(home: &Path) -> Result<(), HookError> {
-    let mut input = String::new();
+    let mut input = Vec::new();
     std::io::stdin()
         .take(MAX_PAYLOAD)
-        .read_to_string(&mut input)
+        .read_to_end(&mut input)
         .map_err(HookError::Stdin)?;
-    let payload = input.trim();
+    // A pretty-printed payload must not break the spool's line framing: its line breaks can
+    // only be whitespace between tokens, so they become spaces and the value is unchanged.
+    json::flatten_line_breaks(&mut input);
+    let payload = input.trim_ascii();
     if payload.is_empty() {
         return Ok(());
     }
     // Keep the agent's bytes; only read the few fields the hook acts on.
-    let head: HookHead = serde_json::from_str(payload).map_err(HookError::Payload)?;
+    let head: HookHead = serde_json::from_slice(payload).map_err(|e| HookError::payload(&e))?;
+    // Valid JSON is valid UTF-8.
+    let payload = std::str::from_utf8(payload).map_err(|_| HookError::Payload {
+        category: "encoding",
+        line: 1,
+        column: 0,
+    })?;
     let line = spool::envelope_line("claude-hook", &clock::now_rfc3339(), payload);
     private_home(home)?;
     spool::append(&spool_path(home), &[line], spool::DEFAULT_SPOOL_LIMIT, true)?;
@@ -159,12 +182,18 @@ fn claude(home: &Path) -> Result<(), HookError> {
 /// Asks the daemon whether this Stop must be blocked and, if so, prints Claude Code's block
 /// decision (the only case in which a hook writes to stdout).
 fn decide(home: &Path, session: &str, stop_hook_active: bool) -> Result<(), HookError> {
-    let req = serde_json::json!({"op": "decide", "session_id": session, "stop_hook_active": stop_hook_active});
-    let Ok(answer) = client::request(home, &req, DECIDE_TIMEOUT) else {
+    let req = Request::Decide {
+        session_id: session.to_string(),
+        stop_hook_active,
+    };
+    let Ok(Response::Decision {
+        block: Some(reason),
+    }) = client::request(home, &req, DECIDE_TIMEOUT)
+    else {
         return Ok(());
     };
-    if answer["decision"] == "block" {
-        let decision = serde_json::json!({"decision": "block", "reason": answer["reason"]});
+    {
+        let decision = serde_json::json!({"decision": "block", "reason": reason});
         let mut out = std::io::stdout().lock();
         writeln!(out, "{decision}").map_err(HookError::Stdout)?;
     }
@@ -180,24 +209,33 @@ fn intervention_enabled(home: &Path) -> bool {
 
 fn opencode(home: &Path) -> Result<(), HookError> {
     private_home(home)?;
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = match line {
-            Ok(l) => l,
+    let mut stdin = std::io::stdin().lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match stdin.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
-        };
-        let trimmed = line.trim();
+        }
+        // One line of the stream is one payload: a stray CR stays out of the spool's framing.
+        json::flatten_line_breaks(&mut line);
+        let trimmed = line.trim_ascii();
         if trimmed.is_empty() {
             continue;
         }
-        if serde_json::from_str::<serde::de::IgnoredAny>(trimmed).is_err() {
-            log(
-                home,
-                "opencode plugin sent a line that is not JSON; dropped",
-            );
-            continue;
-        }
-        let env = spool::envelope_line("opencode-plugin", &clock::now_rfc3339(), trimmed);
+        let text = match std::str::from_utf8(trimmed) {
+            Ok(t) if serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok() => t,
+            _ => {
+                log(
+                    home,
+                    "opencode plugin sent a line that is not JSON; dropped",
+                );
+                continue;
+            }
+        };
+        let env = spool::envelope_line("opencode-plugin", &clock::now_rfc3339(), text);
         match spool::append(&spool_path(home), &[env], spool::DEFAULT_SPOOL_LIMIT, true) {
             Ok(_) => {
                 client::poke(home);
