@@ -637,6 +637,20 @@ impl Worker {
         let started_at = clock::now_rfc3339();
         let mut ing = Ingestor::new(&mut store, &self.registry, options);
         ing.scan_paths(paths, progress);
+        let spool = self.shared.home.spool_dir();
+        if paths.iter().any(|p| p == &spool) {
+            match ing.retire_spool(&spool, &clock::today(), &mut fornax_ingest::NoArchive) {
+                Ok(r) if r.segments > 0 => {
+                    info!(
+                        segments = r.segments,
+                        bytes = r.bytes,
+                        "retired stored spool segments"
+                    )
+                }
+                Ok(_) => {}
+                Err(e) => warn!(error = %e, "spool retention failed; segments kept"),
+            }
+        }
         let summary = match ing.finish() {
             Ok(summary) => summary,
             Err(e) => {

@@ -18,9 +18,12 @@
 //! * Names no concrete adapter: adapters arrive as [`fornax_types::AdapterDescriptor`]s.
 
 mod discover;
+mod file;
+mod fingerprint;
 pub mod frame;
 pub mod order;
 mod pipeline;
+mod retention;
 pub mod spool;
 mod tree;
 mod verification;
@@ -34,3 +37,4 @@ pub use pipeline::{
     verify_sessions, IngestError, IngestOptions, Ingestor, Progress, Registry, VerifyOutcome,
     SPOOL_ADAPTER,
 };
+pub use retention::{NoArchive, Retired, SegmentArchive};

@@ -82,7 +82,12 @@ pub fn run(ctx: &Context, args: DaemonArgs) -> Result<(), CliError> {
                 home: ctx.home.clone(),
                 roots,
                 registry: crate::registry::registry(),
-                options: fornax_ingest::IngestOptions::default(),
+                options: fornax_ingest::IngestOptions {
+                    // A final line without newline is taken once its file is quiet: a writer
+                    // may still be finishing it.
+                    tail_quiet: Some(Duration::from_secs(2)),
+                    ..fornax_ingest::IngestOptions::default()
+                },
                 poll_interval: Duration::from_secs(10),
                 intervene: ctx.config.intervene.enabled,
             };

@@ -197,6 +197,14 @@ fn scan_here(
         } else {
             ingestor.scan_paths(paths, &mut ());
         }
+        // Closed spool segments whose every event is now stored are deleted.
+        if paths.iter().any(|p| p == &ctx.spool_dir()) {
+            ingestor.retire_spool(
+                &ctx.spool_dir(),
+                &fornax_ingest::clock::today(),
+                &mut fornax_ingest::NoArchive,
+            )?;
+        }
         ingestor.finish()?
     };
     let summary_json = serde_json::to_value(&summary).unwrap_or_default();
