@@ -104,6 +104,11 @@ fn dependency_violations(crates: &[(String, Vec<String>, Vec<String>)]) -> Vec<S
                 "{name}: nothing depends on the hook binary's crate (use fornax-live)"
             ));
         }
+        if deps.iter().chain(dev_deps).any(|d| d == "fornax-fuzz") {
+            v.push(format!(
+                "{name}: nothing depends on the fuzz targets' crate"
+            ));
+        }
         if deps.iter().any(|d| d == "fornax-adapter-conformance") {
             v.push(format!(
                 "{name}: the conformance crate is test-only (dev-dependency)"
@@ -172,9 +177,14 @@ fn the_dependency_check_catches_each_kind_of_violation() {
             vec!["fornax-hook".to_string()],
             vec![],
         ),
+        (
+            "fornax-store".to_string(),
+            vec![],
+            vec!["fornax-fuzz".to_string()],
+        ),
     ];
     let v = dependency_violations(&bad);
-    assert_eq!(v.len(), 7, "{v:#?}");
+    assert_eq!(v.len(), 8, "{v:#?}");
 }
 
 #[test]
