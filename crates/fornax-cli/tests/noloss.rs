@@ -200,6 +200,45 @@ fn a_daemon_started_during_a_scan_ingests_once_the_scan_ends() {
 }
 
 #[test]
+fn a_daemon_that_cannot_open_the_store_says_so_and_recovers() {
+    let (_dir, home, _data) = scratch();
+    // Something that is not a database where the store must be.
+    std::fs::create_dir_all(home.join("fornax.db")).unwrap();
+    let _guard = Daemon(home.clone());
+    let out = run(&home, &["daemon", "start", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let status: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["ingesting"], false, "{status:#}");
+    assert_eq!(status["store"]["state"], "unavailable", "{status:#}");
+    assert!(status["store"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("fornax.db"));
+    let doctor = run(&home, &["doctor"]);
+    assert!(
+        text(&doctor.stdout).contains("NOT ingesting"),
+        "{}",
+        text(&doctor.stdout)
+    );
+    hook(&home, &pre_tool("s-recover", "toolu_recover", "true"));
+    // Fixed: the daemon's next attempt (back-off) opens it and stores what waited.
+    std::fs::remove_dir(home.join("fornax.db")).unwrap();
+    wait_until(Duration::from_secs(20), "the daemon recovers", || {
+        json_of(&home, &["daemon", "status"])["ingesting"] == true
+    });
+    wait_until(
+        Duration::from_secs(20),
+        "the waiting event is stored",
+        || {
+            count(
+                &home,
+                "SELECT COUNT(*) FROM item WHERE key = 'call:toolu_recover'",
+            ) == 1
+        },
+    );
+}
+
+#[test]
 fn a_second_scan_waits_for_the_first_or_says_who_holds_the_store() {
     let (_dir, home, data) = scratch();
     big_data(&data, 40);
