@@ -123,3 +123,8 @@ pub fn recheck_line(r: &fornax_store::RecheckRow) -> String {
         r.summary, r.capability_id
     )
 }
+
+/// A progress note on stderr (not a warning: nothing is wrong).
+pub fn note(message: &str) {
+    eprintln!("{} {message}", "note:".cyan().bold());
+}

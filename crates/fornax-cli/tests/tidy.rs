@@ -80,7 +80,7 @@ fn dependency_violations(crates: &[(String, Vec<String>, Vec<String>)]) -> Vec<S
         {
             v.push(format!("{name}: only fornax-store may touch SQLite"));
         }
-        if name == "fornax-hook" {
+        if name == "fornax-live" {
             // Every hook process loads this crate's whole tree: keep it to these.
             for d in deps {
                 if !matches!(
@@ -88,10 +88,26 @@ fn dependency_violations(crates: &[(String, Vec<String>, Vec<String>)]) -> Vec<S
                     "serde" | "serde_json" | "thiserror" | "dirs" | "toml"
                 ) {
                     v.push(format!(
-                        "{name}: the hook binary must start fast; it may not depend on {d}"
+                        "{name}: the live protocol is loaded by every hook process; it may not depend on {d}"
                     ));
                 }
             }
+        }
+        if name == "fornax-hook" && deps.iter().any(|d| d != "fornax-live") {
+            v.push(format!(
+                "{name}: the hook binary depends on fornax-live alone, not {}",
+                deps.join(", ")
+            ));
+        }
+        if name != "fornax-hook" && deps.iter().chain(dev_deps).any(|d| d == "fornax-hook") {
+            v.push(format!(
+                "{name}: nothing depends on the hook binary's crate (use fornax-live)"
+            ));
+        }
+        if deps.iter().chain(dev_deps).any(|d| d == "fornax-fuzz") {
+            v.push(format!(
+                "{name}: nothing depends on the fuzz targets' crate"
+            ));
         }
         if deps.iter().any(|d| d == "fornax-adapter-conformance") {
             v.push(format!(
@@ -147,13 +163,28 @@ fn the_dependency_check_catches_each_kind_of_violation() {
             vec![],
         ),
         (
-            "fornax-hook".to_string(),
+            "fornax-live".to_string(),
             vec!["serde".to_string(), "clap".to_string()],
             vec![],
         ),
+        (
+            "fornax-hook".to_string(),
+            vec!["fornax-live".to_string(), "regex".to_string()],
+            vec![],
+        ),
+        (
+            "fornax-cli".to_string(),
+            vec!["fornax-hook".to_string()],
+            vec![],
+        ),
+        (
+            "fornax-store".to_string(),
+            vec![],
+            vec!["fornax-fuzz".to_string()],
+        ),
     ];
     let v = dependency_violations(&bad);
-    assert_eq!(v.len(), 5, "{v:#?}");
+    assert_eq!(v.len(), 8, "{v:#?}");
 }
 
 #[test]

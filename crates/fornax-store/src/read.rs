@@ -168,6 +168,8 @@ pub struct RecordLocation {
     pub member: Option<String>,
     /// The adapter that reads the source.
     pub adapter: String,
+    /// When retention deleted the source (a spool segment, once all it held was stored).
+    pub retired_at: Option<String>,
 }
 
 fn json_err(what: &'static str) -> impl Fn(serde_json::Error) -> StoreError {
@@ -1062,7 +1064,7 @@ impl Store {
         self.conn
             .query_row(
                 "SELECT r.id, s.source_key, s.kind, s.locator, r.position, r.byte_start, r.byte_end, r.fingerprint,
-                        r.member, s.adapter
+                        r.member, s.adapter, s.retired_at
                  FROM record r JOIN source s ON s.id = r.source_id WHERE r.id = ?1",
                 [id],
                 |r| {
@@ -1082,6 +1084,7 @@ impl Store {
                         fingerprint: fornax_types::Fingerprint(arr).to_hex(),
                         member: r.get(8)?,
                         adapter: r.get(9)?,
+                        retired_at: r.get(10)?,
                     })
                 },
             )

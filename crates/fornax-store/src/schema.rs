@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::StoreError;
 
 /// Every migration, in order. Index `i` migrates version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
@@ -280,21 +280,42 @@ CREATE TABLE recheck (
 CREATE INDEX recheck_by_session ON recheck(session_id, finished_at);
 "#;
 
+/// Brings the schema to [`SCHEMA_VERSION`]. Callers hold the store-writer lock; each step also
+/// takes SQLite's write lock first (`BEGIN IMMEDIATE`) and reads the version again inside its
+/// transaction, so a step another connection already applied is never applied twice.
+/// Change detection and retention of file sources:
+///
+/// * `open_tail`: the source's last record is a final line without its newline (ingested once
+///   the file was quiet, or by a scan); the cursor stands after it, and a later append that
+///   only completes the line adds nothing.
+/// * `block_fps`: BLAKE3 (16 bytes) of every 1 MiB block of the bytes before the cursor, so a
+///   file that changed without simply growing is checked whole (a rewrite anywhere is
+///   noticed) while an append rehashes only its last block.
+/// * `retired_at`: a spool segment deleted by retention once everything in it was stored; its
+///   records stay, and `record verify` says why their bytes are gone.
+const V5: &str = r#"
+ALTER TABLE source ADD COLUMN open_tail INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE source ADD COLUMN block_fps BLOB;
+ALTER TABLE source ADD COLUMN retired_at TEXT;
+"#;
+
 pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
-    let current: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if current > SCHEMA_VERSION {
-        return Err(StoreError::NewerSchema {
-            found: current,
-            supported: SCHEMA_VERSION,
-        });
-    }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        let tx = conn.transaction()?;
+    loop {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let current: u32 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if current > SCHEMA_VERSION {
+            return Err(StoreError::NewerSchema {
+                found: current,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        let Some(sql) = MIGRATIONS.get(current as usize) else {
+            return Ok(());
+        };
         tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", (i + 1) as u32)?;
+        tx.pragma_update(None, "user_version", current + 1)?;
         tx.commit()?;
     }
-    Ok(())
 }
 
 #[cfg(test)]

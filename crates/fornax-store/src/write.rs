@@ -31,6 +31,8 @@ pub struct SourceSpec {
 pub struct SourceState {
     pub id: i64,
     pub adapter: String,
+    /// How the source is read (`file`, `array`, `concat`, `tree`, `database`, `dump`).
+    pub kind: String,
     pub cursor: SourceCursor,
     pub next_position: u64,
     pub adapter_state: Option<String>,
@@ -48,6 +50,10 @@ pub struct SourceCursor {
     pub prefix_fp: Option<Vec<u8>>,
     /// Byte offset up to which complete records were consumed.
     pub offset: u64,
+    /// The last record is a final line without its newline (the cursor stands after it).
+    pub open_tail: bool,
+    /// Fingerprints of the 1 MiB blocks before `offset` (16 bytes each), when computed.
+    pub blocks: Option<Vec<u8>>,
 }
 
 /// One row of the drift table: a native shape an adapter did not translate.
@@ -61,7 +67,8 @@ pub struct Drift<'a> {
     pub discriminator: &'a str,
 }
 
-/// Counts of what one writer did.
+/// Counts of what one writer did: rows it added (a row it only updated, for a fact seen again
+/// through another source, is not counted).
 #[derive(Debug, Clone, Default)]
 pub struct WriteSummary {
     pub records: u64,
@@ -80,13 +87,14 @@ impl Store {
             .conn
             .prepare_cached(
                 "SELECT id, adapter, inode, size, mtime_ns, prefix_len, prefix_fp, cursor,
-                        next_position, adapter_state, status
+                        next_position, adapter_state, status, open_tail, block_fps, kind
                  FROM source WHERE source_key = ?1",
             )?
             .query_row([key], |r| {
                 Ok(SourceState {
                     id: r.get(0)?,
                     adapter: r.get(1)?,
+                    kind: r.get(13)?,
                     cursor: SourceCursor {
                         inode: r.get::<_, Option<i64>>(2)?.map(|v| v as u64),
                         size: r.get::<_, Option<i64>>(3)?.map(|v| v as u64),
@@ -94,6 +102,8 @@ impl Store {
                         prefix_len: r.get::<_, Option<i64>>(5)?.map(|v| v as u64),
                         prefix_fp: r.get(6)?,
                         offset: r.get::<_, i64>(7)? as u64,
+                        open_tail: r.get::<_, i64>(11)? != 0,
+                        blocks: r.get(12)?,
                     },
                     next_position: r.get::<_, i64>(8)? as u64,
                     adapter_state: r.get(9)?,
@@ -111,6 +121,19 @@ impl Store {
             .prepare("SELECT source_key, locator, status FROM source")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Records that retention deleted a source's file once everything in it was stored: its
+    /// records stay (with `retired_at` set), and its key is freed, so a new file at the same
+    /// path is a new source and never rebuilds (or deletes) what the retired one held.
+    pub fn retire_source(&self, key: &str, now: &str) -> Result<bool, StoreError> {
+        let n = self.conn.execute(
+            "UPDATE source SET status = 'retired', retired_at = ?2,
+                 source_key = source_key || '#retired@' || ?2
+             WHERE source_key = ?1",
+            params![key, now],
+        )?;
+        Ok(n > 0)
     }
 
     /// Marks a source's status (for example `missing`) without touching its data.
@@ -193,7 +216,8 @@ fn reset_source(
          DELETE FROM record WHERE source_id = {source_id};
          DELETE FROM session_source WHERE source_id = {source_id};
          UPDATE source SET cursor = 0, next_position = 0, adapter_state = NULL,
-             malformed = 0, oversized = 0, defects = 0 WHERE id = {source_id};"
+             malformed = 0, oversized = 0, defects = 0, open_tail = 0, block_fps = NULL
+             WHERE id = {source_id};"
     ))?;
     Ok(())
 }
@@ -421,6 +445,10 @@ impl<'c> SourceWriter<'c> {
         });
         let u = l.usage.unwrap_or_default();
         let n = |v: Option<u64>| v.map(|v| v as i64);
+        let known = self
+            .tx
+            .prepare_cached("SELECT 1 FROM loop WHERE session_id = ?1 AND position = ?2")?
+            .exists(params![sid, l.position])?;
         self.tx.prepare_cached(
             "INSERT INTO loop (session_id, position, native_id, start_record_id, started_at,
                  end_record_id, outcome, ended_at, model, input_tokens, cached_input_tokens,
@@ -457,7 +485,9 @@ impl<'c> SourceWriter<'c> {
             l.runtime_version,
             self.source_id
         ])?;
-        self.summary.loops += 1;
+        if !known {
+            self.summary.loops += 1;
+        }
         Ok(())
     }
 
@@ -524,7 +554,8 @@ impl<'c> SourceWriter<'c> {
             fornax_types::EvidenceStrength::Heuristic => "heuristic",
         };
         let seq = self.next_seq;
-        let item_id: i64 = self
+        // An upsert keeps the row's first seq: the same seq back means a new row.
+        let item_id = self
             .tx
             .prepare_cached(
                 "INSERT INTO item (session_id, key, seq, loop_position, at, role, strength, kind,
@@ -537,7 +568,7 @@ impl<'c> SourceWriter<'c> {
                      text_id = excluded.text_id, value = excluded.value,
                      tool_name = excluded.tool_name, call_id = excluded.call_id,
                      exit_code = excluded.exit_code, failed = excluded.failed
-                 RETURNING id",
+                 RETURNING id, seq",
             )?
             .query_row(
                 params![
@@ -557,8 +588,9 @@ impl<'c> SourceWriter<'c> {
                     failed,
                     self.source_id
                 ],
-                |r| r.get(0),
+                |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? == seq)),
             )?;
+        let (item_id, inserted) = item_id;
         self.next_seq += 1;
         for r in &item.records {
             if let Some(rid) = self.record_id(r)? {
@@ -578,14 +610,22 @@ impl<'c> SourceWriter<'c> {
                 }
             }
         }
-        self.summary.items += 1;
+        if inserted {
+            self.summary.items += 1;
+        }
         Ok(())
     }
 
     fn put_evidence(&mut self, e: &Evidence, derived: bool) -> Result<(), StoreError> {
         let sid = self.session_id(&e.session)?;
+        let known = self
+            .tx
+            .prepare_cached("SELECT 1 FROM evidence WHERE session_id = ?1 AND evidence_key = ?2")?
+            .exists(params![sid, e.id])?;
         write_evidence(&self.tx, sid, e, derived, Some(self.source_id))?;
-        self.summary.evidence += 1;
+        if !known {
+            self.summary.evidence += 1;
+        }
         Ok(())
     }
 
@@ -671,7 +711,8 @@ impl<'c> SourceWriter<'c> {
             "UPDATE source SET inode = ?2, size = ?3, mtime_ns = ?4, prefix_len = ?5, prefix_fp = ?6,
                  cursor = ?7, next_position = ?8, adapter_state = ?9,
                  malformed = malformed + ?10, oversized = oversized + ?11, defects = defects + ?12,
-                 status = 'active', last_error = NULL, updated_at = ?13
+                 status = 'active', last_error = NULL, updated_at = ?13, open_tail = ?14,
+                 block_fps = ?15
              WHERE id = ?1",
             params![
                 self.source_id,
@@ -686,7 +727,9 @@ impl<'c> SourceWriter<'c> {
                 malformed as i64,
                 oversized as i64,
                 defects as i64,
-                now
+                now,
+                cursor.open_tail,
+                cursor.blocks
             ],
         )?;
         self.tx.commit()?;

@@ -19,7 +19,8 @@ pub struct RecordArgs {
 pub enum RecordAction {
     /// Re-read a record's bytes from its source after checking its fingerprint.
     Inspect { id: i64 },
-    /// Check a record against its source: verified, source_missing, source_short, hash_mismatch.
+    /// Check a record against its source: verified, source_missing, source_short, hash_mismatch,
+    /// or retired (a spool segment deleted by retention once everything in it was stored).
     Verify { id: i64 },
 }
 
@@ -66,6 +67,10 @@ fn check_row(loc: &fornax_store::RecordLocation, member: &str) -> (&'static str,
 }
 
 fn check(loc: &fornax_store::RecordLocation) -> (&'static str, Option<Vec<u8>>) {
+    if loc.retired_at.is_some() {
+        // Retention deleted the spool segment once all it held was stored.
+        return ("retired", None);
+    }
     let path = match (&loc.member, loc.kind.as_str()) {
         (Some(member), "database") => return check_row(loc, member),
         (Some(member), _) => std::path::Path::new(&loc.locator).join(member),
@@ -137,6 +142,11 @@ pub fn run(ctx: &Context, args: RecordArgs) -> Result<(), CliError> {
             ),
         };
         output::line(&format!("record {id}: {status} ({place})"));
+        if let Some(when) = &loc.retired_at {
+            output::line(&format!(
+                "  the spool segment was retired by retention at {when}, after everything in it was stored; its bytes are no longer kept"
+            ));
+        }
     }
     if status == "verified" {
         Ok(())
