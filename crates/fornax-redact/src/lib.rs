@@ -7,6 +7,9 @@
 //! only ever sees redacted text. [`RedactionCounts`] records how many secrets of each kind
 //! were replaced.
 //!
+//! [`Redactor::redact`] returns a [`Redacted`] value, which only this crate can construct and
+//! which is what every store write takes: the boundary is checked by the compiler.
+//!
 //! What it finds: private key blocks; AWS, GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic,
 //! Google, npm and PyPI tokens by their formats; JWTs; `Authorization` values; passwords in
 //! URLs; values assigned to secret-named variables, keys and flags in env files, shell, YAML,
@@ -56,12 +59,14 @@ mod kind;
 mod message;
 mod names;
 mod pass;
+mod redacted;
 mod span;
 
 use fornax_types::IngestMessage;
 
 pub use counts::RedactionCounts;
 pub use kind::SecretKind;
+pub use redacted::{Redactable, Redacted};
 
 use detect::Detectors;
 use span::Findings;
@@ -120,6 +125,22 @@ impl Redactor {
     /// call's `argv` repeats its `command` word by word).
     pub fn redact_message(&self, msg: &mut IngestMessage, counts: &mut RedactionCounts) {
         message::redact(self, msg, counts);
+    }
+
+    /// Redacts every text-bearing field of `value`, as [`Redactor::redact_message`] does, and
+    /// seals the result: a [`Redacted`] is what the store's write API takes.
+    pub fn redact<T: Redactable>(&self, mut value: T, counts: &mut RedactionCounts) -> Redacted<T> {
+        message::redact(self, &mut value, counts);
+        Redacted::seal(value)
+    }
+
+    /// [`Redactor::redact`] for each value.
+    pub fn redact_all<T: Redactable>(
+        &self,
+        values: impl IntoIterator<Item = T>,
+        counts: &mut RedactionCounts,
+    ) -> Vec<Redacted<T>> {
+        values.into_iter().map(|v| self.redact(v, counts)).collect()
     }
 
     /// Detections in `text` merged into non-overlapping spans (for whole-value decisions).
