@@ -366,6 +366,11 @@ fn assignment(bytes: &[u8], name: &Name, raw: &str, class: NameClass, found: &mu
         return;
     }
 
+    if class == NameClass::Secret && bytes.get(v) == Some(&b'(') {
+        credential_tuple(bytes, v, kind, found);
+        return;
+    }
+
     // A quoted value is a literal wherever it appears (`f"..."`, `b'...'` too).
     let q = v + string_prefix_len(bytes, v);
     if let Some(seq) = opening_quote(bytes, q) {
@@ -613,6 +618,29 @@ fn credential_call(
     if !is_constructor || name.end != open_paren {
         return;
     }
+    credential_args(bytes, open_paren, kind, found);
+}
+
+/// `client.login("admin", "secret")`, `authenticate("u", "p")`: a sign-in call with string
+/// literals (found at its name).
+pub(crate) fn sign_in_call(bytes: &[u8], hit: usize, hit_end: usize, found: &mut Findings) {
+    // The trigger ends with `(`; the callee's name must end there.
+    if hit > 0 && (bytes[hit - 1].is_ascii_alphanumeric() || bytes[hit - 1] == b'_') {
+        return;
+    }
+    credential_args(bytes, hit_end - 1, SecretKind::CliPassword, found);
+}
+
+/// `auth=("user", "secret")`: a secret-named tuple of a user and its secret.
+fn credential_tuple(bytes: &[u8], v: usize, kind: SecretKind, found: &mut Findings) {
+    if bytes.get(v) == Some(&b'(') {
+        credential_args(bytes, v, kind, found);
+    }
+}
+
+/// The string literal arguments after the first of the call or tuple opened at `open_paren`
+/// (two literals at least: the first names the user).
+fn credential_args(bytes: &[u8], open_paren: usize, kind: SecretKind, found: &mut Findings) {
     let mut literals = Vec::new();
     let mut i = open_paren + 1;
     let limit = bytes.len().min(open_paren + MAX_VALUE);

@@ -169,9 +169,16 @@ pub(crate) fn is_placeholder_word(lower: &[u8]) -> bool {
     {
         return true;
     }
-    EXAMPLE_MARKERS
-        .iter()
-        .any(|m| lower.windows(m.len()).any(|w| w == *m))
+    // A marker names an example written in words (`your_api_key_here`, `example-token`); a
+    // long random value that happens to contain one (`...bPxRfiCYEXAMPLEKEY`) is a key.
+    let wordy = lower.len() < 24
+        || lower
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || matches!(b, b'_' | b'-' | b'.' | b' '));
+    wordy
+        && EXAMPLE_MARKERS
+            .iter()
+            .any(|m| lower.windows(m.len()).any(|w| w == *m))
 }
 
 /// The length of a string literal's prefix before its quote (`f"`, `rb'`, `u"`), or 0.

@@ -38,6 +38,8 @@ enum Detector {
     Tool,
     /// A port field of a `.pgpass` line.
     PgPass,
+    /// A sign-in call (`login(`, `authenticate(`) with literal arguments.
+    SignIn,
 }
 
 const TRIGGERS: &[(&str, Detector)] = &[
@@ -91,6 +93,11 @@ const TRIGGERS: &[(&str, Detector)] = &[
     ("a3t", Detector::Provider(Family::AwsKeyId)),
     ("sg.", Detector::Provider(Family::SendGrid)),
     (":aa", Detector::Provider(Family::Telegram)),
+    ("login(", Detector::SignIn),
+    ("log_in(", Detector::SignIn),
+    ("signin(", Detector::SignIn),
+    ("sign_in(", Detector::SignIn),
+    ("authenticate(", Detector::SignIn),
     (":5432:", Detector::PgPass),
     (":5433:", Detector::PgPass),
     (":6432:", Detector::PgPass),
@@ -167,6 +174,7 @@ impl Detectors {
                 Detector::Provider(family) => provider::token(bytes, m.start(), family, found),
                 Detector::Tool => cli::tool(bytes, m.start(), found),
                 Detector::PgPass => pgpass::line(bytes, m.start(), found),
+                Detector::SignIn => assignment::sign_in_call(bytes, m.start(), m.end(), found),
             }
         }
         // A detection that would swallow a placeholder reads text an earlier pass already
