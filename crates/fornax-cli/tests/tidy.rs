@@ -230,3 +230,60 @@ fn readme_provider_table_covers_every_adapter() {
         );
     }
 }
+
+/// Crates that must not touch files, the network, processes, the environment or the clock.
+fn is_pure(name: &str) -> bool {
+    matches!(name, "fornax-types" | "fornax-verify" | "fornax-redact") || is_adapter(name)
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn pure_crates_ban_io_through_clippy() {
+    let canonical =
+        std::fs::read_to_string(workspace_root().join("crates/fornax-types/clippy.toml"))
+            .expect("crates/fornax-types/clippy.toml holds the pure crates' bans");
+    for needle in [
+        "std::fs::File",
+        "std::fs::read_to_string",
+        "std::net::TcpStream",
+        "std::process::Command",
+        "std::env::var",
+        "std::time::Instant::now",
+        "std::time::SystemTime::now",
+    ] {
+        assert!(
+            canonical.contains(needle),
+            "clippy.toml no longer bans {needle}"
+        );
+    }
+    for c in crates().into_iter().filter(|c| is_pure(&c.name)) {
+        let own = std::fs::read_to_string(c.dir.join("clippy.toml")).unwrap_or_default();
+        assert_eq!(
+            own, canonical,
+            "{} must carry the pure crates' clippy.toml (a copy of fornax-types')",
+            c.name
+        );
+        // The library itself never opts out; tests that read fixtures may (a unit-test
+        // module in a `tests.rs` file, or an integration test).
+        let mut files = Vec::new();
+        rust_files(&c.dir.join("src"), &mut files);
+        for f in files.into_iter().filter(|f| !f.ends_with("tests.rs")) {
+            let text = std::fs::read_to_string(&f).unwrap();
+            assert!(
+                !text.contains("clippy::disallowed_"),
+                "{} allows a banned call in a pure crate",
+                f.display()
+            );
+        }
+    }
+}

@@ -17,6 +17,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use fornax_redact::RedactionCounts;
 use fornax_store::{SourceCursor, SourceSpec, SourceState};
 use fornax_types::{ByteRange, Framing, SourceId};
 use serde_json::Value;
@@ -272,11 +273,13 @@ impl Ingestor<'_> {
             open_tail: framed.open_tail,
             blocks: Some(blocks.into_stored()),
         };
-        let state_json = checkpoint.map(|v| v.to_string());
+        // A checkpoint can hold native text (a loop's last answer): it is redacted like the
+        // rest. Its findings were counted when the text itself was stored.
+        let state = checkpoint.map(|v| redactor.redact(v, &mut RedactionCounts::default()));
         let commit = Commit {
             cursor: &cursor,
             next_position: framed.next_position,
-            adapter_state: state_json.as_deref(),
+            adapter_state: state.as_ref(),
             adapter_name: &adapter_name,
             mode,
             bytes_read: cursor_offset.saturating_sub(start_offset),

@@ -4,11 +4,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use fornax_redact::{RedactionCounts, Redactor};
+use fornax_redact::{Redacted, RedactionCounts, Redactor};
 use fornax_store::{Drift, SourceCursor, SourceWriter, Store, StoreError};
 use fornax_types::{
     AdapterDescriptor, AgentAdapter, ByteRange, Fingerprint, Framing, IngestMessage, NativeRecord,
-    NormalizationOutcome, RecordRef, SemanticValue, SessionRef, SourceId, TextValue,
+    NormalizationOutcome, RecordRef, SessionRef, SourceId,
 };
 use serde_json::Value;
 
@@ -163,8 +163,9 @@ pub(crate) enum Reader<'r> {
 /// Per-source counters collected while normalizing.
 #[derive(Default)]
 pub(crate) struct SourceTally {
-    unrecognized: BTreeMap<(String, String, String), u64>,
-    ignored: BTreeMap<(String, String), u64>,
+    /// Native shape names are native data: redacted before they are counted.
+    unrecognized: BTreeMap<(String, String, Redacted<String>), u64>,
+    ignored: BTreeMap<(String, Redacted<String>), u64>,
     redactions: HashMap<SessionRef, RedactionCounts>,
     runtime_version: Option<String>,
     pub(crate) malformed: u64,
@@ -176,7 +177,7 @@ pub(crate) struct SourceTally {
 }
 
 /// Building the detectors is not free; one set serves the whole process.
-fn shared_redactor() -> &'static Redactor {
+pub(crate) fn shared_redactor() -> &'static Redactor {
     static REDACTOR: std::sync::OnceLock<Redactor> = std::sync::OnceLock::new();
     REDACTOR.get_or_init(Redactor::new)
 }
@@ -229,42 +230,6 @@ fn message_session(msg: &IngestMessage) -> Option<SessionRef> {
             .get(fornax_types::RuntimeCapabilities::NOTE_SESSION_ID)
             .map(|id| SessionRef::new(c.provider.clone(), id.clone())),
         IngestMessage::Source(_) | IngestMessage::Record(_) => None,
-    }
-}
-
-fn cap_text(t: &mut TextValue, cap: usize) {
-    if t.text.len() > cap {
-        let full_len = t.byte_len;
-        *t = TextValue::capped(&t.text, cap);
-        t.byte_len = full_len.max(t.byte_len);
-    }
-}
-
-/// Bounds the size of stored texts (after redaction, so a secret is never split first).
-fn cap_message_texts(msg: &mut IngestMessage, cap: usize) {
-    if let IngestMessage::Item(item) = msg {
-        match &mut item.semantic.value {
-            SemanticValue::Text(t) => cap_text(t, cap),
-            SemanticValue::ToolOutput(o) => {
-                if let Some(t) = &mut o.text {
-                    cap_text(t, cap);
-                }
-                if let Some(t) = &mut o.stderr {
-                    cap_text(t, cap);
-                }
-            }
-            SemanticValue::Reasoning(r) => {
-                if let Some(t) = &mut r.text {
-                    cap_text(t, cap);
-                }
-            }
-            SemanticValue::Subagent(s) => {
-                if let Some(t) = &mut s.text {
-                    cap_text(t, cap);
-                }
-            }
-            _ => {}
-        }
     }
 }
 
@@ -374,7 +339,7 @@ impl<'s> Ingestor<'s> {
 pub(crate) struct Commit<'a> {
     pub cursor: &'a SourceCursor,
     pub next_position: u64,
-    pub adapter_state: Option<&'a str>,
+    pub adapter_state: Option<&'a Redacted<Value>>,
     pub adapter_name: &'a str,
     pub mode: Mode,
     pub bytes_read: u64,
@@ -449,13 +414,13 @@ pub(crate) fn commit_source(
     for ((provider, _adapter, disc), n) in tally.unrecognized {
         *summary
             .unrecognized
-            .entry(format!("{provider}:{version}:{disc}"))
+            .entry(format!("{provider}:{version}:{}", disc.as_str()))
             .or_insert(0) += n;
     }
     for ((provider, reason), n) in tally.ignored {
         *summary
             .ignored
-            .entry(format!("{provider}:{reason}"))
+            .entry(format!("{provider}:{}", reason.as_str()))
             .or_insert(0) += n;
     }
     for counts in tally.redactions.values() {
@@ -560,14 +525,14 @@ impl RecordCtx<'_, '_, '_> {
                     return Ok(());
                 };
                 let Some(adapter) = spool_adapter(registry, adapters, pending, env.adapter) else {
+                    let discriminator = self.redactor.redact(
+                        format!("adapter:{}", env.adapter),
+                        &mut RedactionCounts::default(),
+                    );
                     *self
                         .tally
                         .unrecognized
-                        .entry((
-                            "fornax".into(),
-                            SPOOL_ADAPTER.into(),
-                            format!("adapter:{}", env.adapter),
-                        ))
+                        .entry(("fornax".into(), SPOOL_ADAPTER.into(), discriminator))
                         .or_insert(0) += 1;
                     return Ok(());
                 };
@@ -593,13 +558,15 @@ impl RecordCtx<'_, '_, '_> {
                 }
             }
             NormalizationOutcome::Ignored { reason } => {
-                *self
-                    .tally
-                    .ignored
-                    .entry((provider, reason.to_string()))
-                    .or_insert(0) += 1;
+                let reason = self
+                    .redactor
+                    .redact(reason.to_string(), &mut RedactionCounts::default());
+                *self.tally.ignored.entry((provider, reason)).or_insert(0) += 1;
             }
             NormalizationOutcome::Unrecognized { discriminator } => {
+                let discriminator = self
+                    .redactor
+                    .redact(discriminator, &mut RedactionCounts::default());
                 *self
                     .tally
                     .unrecognized
@@ -610,19 +577,23 @@ impl RecordCtx<'_, '_, '_> {
         Ok(())
     }
 
-    pub(crate) fn apply(&mut self, mut msg: IngestMessage) -> Result<(), IngestError> {
+    pub(crate) fn apply(&mut self, msg: IngestMessage) -> Result<(), IngestError> {
         if let IngestMessage::Session(s) = &msg {
             if let Some(v) = &s.runtime_version {
                 self.tally.runtime_version = Some(v.clone());
             }
         }
         let started = Instant::now();
-        if let Some(session) = message_session(&msg) {
-            let counts = self.tally.redactions.entry(session).or_default();
-            self.redactor.redact_message(&mut msg, counts);
-        }
+        // Every message is redacted; what was found is counted for its session, if it has one.
+        let mut sessionless = RedactionCounts::default();
+        let counts = match message_session(&msg) {
+            Some(session) => self.tally.redactions.entry(session).or_default(),
+            None => &mut sessionless,
+        };
+        let mut msg = self.redactor.redact(msg, counts);
         *self.redaction_time += started.elapsed();
-        cap_message_texts(&mut msg, self.options.text_cap);
+        // Capped after redaction, so a secret is never split before it is recognized.
+        msg.cap_texts(self.options.text_cap);
         self.writer.apply(&msg)?;
         Ok(())
     }

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use fornax_redact::Redacted;
 use fornax_types::{
     Claim, Evidence, Finding, Item, Provider, RecordRef, RuntimeCapabilities, Semantic,
     SemanticValue, SessionRef, SourceId,
@@ -558,9 +559,9 @@ impl Store {
     pub fn write_verification(
         &mut self,
         family: &[i64],
-        evidence: &[Evidence],
-        claims: &[Claim],
-        findings: &[Finding],
+        evidence: &[Redacted<Evidence>],
+        claims: &[Redacted<Claim>],
+        findings: &[Redacted<Finding>],
         now: &str,
     ) -> Result<usize, StoreError> {
         let tx = self.conn.transaction()?;
@@ -632,8 +633,9 @@ impl Store {
         Ok(appended)
     }
 
-    /// Adds host-observed evidence (a capability run) to a session outside any source.
-    pub fn add_evidence(&mut self, evidence: &Evidence) -> Result<i64, StoreError> {
+    /// Adds host-observed evidence (a capability run, a repository lookup) to a session
+    /// outside any source.
+    pub fn add_evidence(&mut self, evidence: &Redacted<Evidence>) -> Result<i64, StoreError> {
         let sid: i64 = self
             .conn
             .query_row(
@@ -1152,16 +1154,16 @@ impl Store {
         })
     }
 
-    /// Records a finished scan's summary (shown by `doctor`).
+    /// Records a finished scan's summary (shown by `doctor`; it names files and native shapes).
     pub fn record_scan(
         &self,
         started_at: &str,
         finished_at: &str,
-        summary: &serde_json::Value,
+        summary: &Redacted<serde_json::Value>,
     ) -> Result<(), StoreError> {
         self.conn.execute(
             "INSERT INTO scan (started_at, finished_at, summary) VALUES (?1, ?2, ?3)",
-            params![started_at, finished_at, summary.to_string()],
+            params![started_at, finished_at, summary.get().to_string()],
         )?;
         Ok(())
     }

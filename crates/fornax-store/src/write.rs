@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use fornax_redact::Redacted;
 use fornax_types::{
     ByteRange, Evidence, Fingerprint, IngestMessage, Item, Loop, RecordRef, RuntimeCapabilities,
     SemanticValue, Session, SessionRef,
@@ -64,7 +65,8 @@ pub struct Drift<'a> {
     pub runtime_version: &'a str,
     /// `unrecognized` or `ignored`.
     pub outcome: &'a str,
-    pub discriminator: &'a str,
+    /// The native shape's name (a record type, a reason): it came from native data.
+    pub discriminator: &'a Redacted<String>,
 }
 
 /// Counts of what one writer did: rows it added (a row it only updated, for a fact seen again
@@ -383,9 +385,10 @@ impl<'c> SourceWriter<'c> {
         Ok(id)
     }
 
-    /// Applies one canonical or judgement message (already redacted).
-    pub fn apply(&mut self, msg: &IngestMessage) -> Result<(), StoreError> {
-        match msg {
+    /// Applies one canonical or judgement message (redacted: only `fornax-redact` makes a
+    /// [`Redacted`]).
+    pub fn apply(&mut self, msg: &Redacted<IngestMessage>) -> Result<(), StoreError> {
+        match msg.get() {
             IngestMessage::Session(s) => self.put_session(s),
             IngestMessage::Loop(l) => self.put_loop(l),
             IngestMessage::Item(i) => self.put_item(i),
@@ -683,17 +686,18 @@ impl<'c> SourceWriter<'c> {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                  ON CONFLICT DO UPDATE SET count = count + excluded.count, last_seen = excluded.last_seen",
             )?
-            .execute(params![provider, adapter, runtime_version, outcome, discriminator, count as i64, now])?;
+            .execute(params![provider, adapter, runtime_version, outcome, discriminator.as_str(), count as i64, now])?;
         Ok(())
     }
 
-    /// Commits everything with the new cursor, framing counters and adapter checkpoint.
+    /// Commits everything with the new cursor, framing counters and adapter checkpoint (an
+    /// adapter's state can hold native text, so it is redacted like the rest).
     #[allow(clippy::too_many_arguments)]
     pub fn finish(
         self,
         cursor: &SourceCursor,
         next_position: u64,
-        adapter_state: Option<&str>,
+        adapter_state: Option<&Redacted<serde_json::Value>>,
         malformed: u64,
         oversized: u64,
         defects: u64,
@@ -707,6 +711,7 @@ impl<'c> SourceWriter<'c> {
                 )?
                 .execute(params![sid, at])?;
         }
+        let adapter_state = adapter_state.map(|v| v.get().to_string());
         self.tx.execute(
             "UPDATE source SET inode = ?2, size = ?3, mtime_ns = ?4, prefix_len = ?5, prefix_fp = ?6,
                  cursor = ?7, next_position = ?8, adapter_state = ?9,

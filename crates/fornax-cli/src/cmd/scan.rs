@@ -207,7 +207,11 @@ fn scan_here(
         }
         ingestor.finish()?
     };
-    let summary_json = serde_json::to_value(&summary).unwrap_or_default();
+    // The summary names files and native shapes: it is stored redacted, like everything else.
+    let summary_json = fornax_redact::Redactor::new().redact(
+        serde_json::to_value(&summary).unwrap_or_default(),
+        &mut fornax_redact::RedactionCounts::default(),
+    );
     store.record_scan(
         &started_at,
         &fornax_ingest::clock::now_rfc3339(),
