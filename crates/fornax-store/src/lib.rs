@@ -24,6 +24,7 @@
 
 mod error;
 mod foreign;
+mod listing;
 mod query;
 mod read;
 mod recheck;
@@ -33,6 +34,10 @@ mod write;
 
 pub use error::StoreError;
 pub use foreign::ForeignDocuments;
+pub use listing::{
+    ActivityRow, ChangeMarker, ChildSession, FindingOrder, ListFilter, ProjectStat, StoredEvidence,
+    LATEST,
+};
 pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
     DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, RecordLocation,
