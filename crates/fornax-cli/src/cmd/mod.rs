@@ -4,6 +4,7 @@ pub mod cap;
 pub mod daemon;
 pub mod demo;
 pub mod doctor;
+pub mod filters;
 pub mod findings;
 pub mod hook;
 pub mod install;

@@ -81,8 +81,8 @@ impl Clock {
         }
     }
 
-    /// A full time: `2026-03-14 09:12:05` in the local zone with its offset
-    /// (`2026-03-14 09:12:05 +01:00`), or `2026-03-14 08:12:05Z` with `utc`.
+    /// A full time to the minute in the local zone with its offset (`2026-03-14 09:12 +01:00`),
+    /// or in UTC (`2026-03-14 08:12Z`) with `utc` or when the zone's offset is zero.
     pub fn absolute(&self, stored: &str) -> String {
         match parse(stored) {
             Some(ts) => self.absolute_ts(ts),
@@ -92,7 +92,7 @@ impl Clock {
 
     fn absolute_ts(&self, ts: Timestamp) -> String {
         let zoned = ts.to_zoned(self.tz.clone());
-        if self.utc || zoned.offset().seconds() == 0 && self.tz == TimeZone::UTC {
+        if self.utc || zoned.offset().seconds() == 0 {
             zoned.strftime("%Y-%m-%d %H:%MZ").to_string()
         } else {
             zoned.strftime("%Y-%m-%d %H:%M %:z").to_string()

@@ -276,6 +276,17 @@ impl Filters {
     pub fn is_empty(&self) -> bool {
         *self == Filters::default()
     }
+
+    /// The same filter as the store reads it.
+    pub fn list_filter(&self) -> fornax_store::ListFilter {
+        fornax_store::ListFilter {
+            provider: self.provider.clone(),
+            project: self.project.clone(),
+            since: self.since_stored(),
+            until: self.until_stored(),
+            verdicts: self.verdict_names(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 
 pub mod clock;
 pub mod filter;
+pub mod labels;
 pub mod rationale;
 pub mod text;
 pub mod title;

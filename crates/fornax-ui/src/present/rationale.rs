@@ -6,7 +6,9 @@
 //! decides the verdict is always kept whole.
 
 /// The rationale for reading: evidence-id citations and strength markers removed.
-/// `evidence_ids` are the ids the finding cites; only brackets holding exactly such ids go.
+/// A bracket goes when everything in it is an evidence id: one the finding cites
+/// (`evidence_ids`) or one shaped like an id (`file:toolu_01:/src/a.rs`: a lowercase name, a
+/// colon, no spaces).
 pub fn readable(rationale: &str, evidence_ids: &[&str]) -> String {
     let mut out = String::with_capacity(rationale.len());
     let mut rest = rationale;
@@ -30,8 +32,20 @@ pub fn readable(rationale: &str, evidence_ids: &[&str]) -> String {
 }
 
 fn cites_only_evidence(inner: &str, ids: &[&str]) -> bool {
-    let parts: Vec<&str> = inner.split(", ").collect();
-    !inner.is_empty() && parts.iter().all(|p| ids.contains(p))
+    !inner.is_empty()
+        && inner
+            .split(", ")
+            .all(|p| ids.contains(&p) || looks_like_id(p))
+}
+
+fn looks_like_id(part: &str) -> bool {
+    let Some((kind, rest)) = part.split_once(':') else {
+        return false;
+    };
+    !kind.is_empty()
+        && kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+        && !rest.is_empty()
+        && !rest.contains(char::is_whitespace)
 }
 
 #[cfg(test)]
@@ -52,11 +66,19 @@ mod tests {
 
     #[test]
     fn brackets_that_are_not_citations_stay() {
-        let r = "Edit of [src]/a.rs [file:t1] succeeded; `ls [a-z]` ran.";
+        let r = "Edit of [src]/a.rs [file:t1] succeeded; `ls [a-z]` ran [REDACTED:github_token].";
         assert_eq!(
             readable(r, &["file:t1"]),
-            "Edit of [src]/a.rs succeeded; `ls [a-z]` ran."
+            "Edit of [src]/a.rs succeeded; `ls [a-z]` ran [REDACTED:github_token]."
         );
+        assert_eq!(
+            readable(
+                "fresh (after Edit of a.rs [file:toolu_01:/home/a.rs]).",
+                &[]
+            ),
+            "fresh (after Edit of a.rs)."
+        );
+        assert_eq!(readable("see [note: later]", &[]), "see [note: later]");
         assert_eq!(readable("unclosed [bracket", &[]), "unclosed [bracket");
     }
 }

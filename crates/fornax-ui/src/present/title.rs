@@ -14,9 +14,12 @@ pub fn session_title(name: Option<&str>, first_prompt: Option<&str>, max: usize)
         .map(|t| shorten(&t, max))
 }
 
-/// Text some runtimes and fixtures leave where a title would be.
+/// Text some runtimes and fixtures leave where a title would be (opencode names every new
+/// session `New session - <date>` until it titles it).
 fn is_placeholder(s: &str) -> bool {
-    s.starts_with('[') && s.ends_with(']')
+    (s.starts_with('[') && s.ends_with(']'))
+        || s == "New session"
+        || s.starts_with("New session - ")
 }
 
 /// A prompt that opens with a runtime's wrapper tag (`<context>`, `<command-message>`) is
@@ -99,6 +102,15 @@ mod tests {
             Some("List the files")
         );
         assert_eq!(session_title(None, None, 30), None);
+        assert_eq!(
+            session_title(
+                Some("New session - 2026-03-01T12:00:00.000Z"),
+                Some("Fix it"),
+                30
+            )
+            .as_deref(),
+            Some("Fix it")
+        );
         assert_eq!(session_title(Some("  "), Some(""), 30), None);
     }
 
