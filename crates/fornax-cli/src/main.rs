@@ -84,6 +84,8 @@ enum Command {
     Verify(cmd::cap::VerifyArgs),
     /// Check the installation: adapters, store, drift.
     Doctor,
+    /// Open the local web dashboard (read-only; this machine only).
+    Ui(cmd::ui::UiArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -112,6 +114,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Mcp => cmd::cap::mcp(&ctx),
         Command::Verify(args) => cmd::cap::verify(&ctx, args),
         Command::Doctor => cmd::doctor::run(&ctx),
+        Command::Ui(args) => cmd::ui::run(&ctx, args),
     }
 }
 

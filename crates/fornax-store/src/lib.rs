@@ -40,8 +40,8 @@ pub use listing::{
 };
 pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
-    DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, RecordLocation,
-    SearchHit, SessionDetail, SessionFilter, SessionRow,
+    DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, LoopRow,
+    RecordLocation, SearchHit, SessionDetail, SessionFilter, SessionRow,
 };
 pub use recheck::RecheckRow;
 pub use schema::SCHEMA_VERSION;

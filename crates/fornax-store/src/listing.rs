@@ -8,17 +8,22 @@ use rusqlite::types::Value;
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
-use crate::read::{FindingRow, RecordLocation, SessionRow};
+use crate::read::{FindingRow, LoopRow, RecordLocation, SessionRow};
 use crate::{Store, StoreError};
 
 /// The session alias for the session with the most recent activity.
 pub const LATEST: &str = "latest";
 
-/// The time a session is listed and filtered by.
-const SESSION_TIME: &str = "COALESCE(s.last_activity, s.created_at)";
+/// The time a session is listed and filtered by: its last activity, else its start. A value
+/// that is not a time (a fixture's placeholder, a runtime's garbage) counts as no time.
+const SESSION_TIME: &str =
+    "COALESCE(CASE WHEN s.last_activity GLOB '[0-9]*' THEN s.last_activity END,
+                                     CASE WHEN s.created_at GLOB '[0-9]*' THEN s.created_at END)";
 
 /// The time a finding is sorted and filtered by: when the claim was made.
-const FINDING_TIME: &str = "COALESCE(c.at, s.last_activity, s.created_at)";
+const FINDING_TIME: &str = "COALESCE(CASE WHEN c.at GLOB '[0-9]*' THEN c.at END,
+                                     CASE WHEN s.last_activity GLOB '[0-9]*' THEN s.last_activity END,
+                                     CASE WHEN s.created_at GLOB '[0-9]*' THEN s.created_at END)";
 
 /// What a listing is restricted to. The same fields mean the same thing for sessions,
 /// findings and search hits; every `None` or empty field is "any".
@@ -280,6 +285,31 @@ impl Store {
         Ok(self.items_range(session_id, &sref, false, offset, limit)?.0)
     }
 
+    /// A session's loops, in order.
+    pub fn loops(&self, session_id: i64) -> Result<Vec<LoopRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT position, native_id, started_at, outcome, ended_at, model, input_tokens,
+                    cached_input_tokens, output_tokens, reasoning_output_tokens, runtime_version
+             FROM loop WHERE session_id = ?1 ORDER BY position",
+        )?;
+        let rows = stmt.query_map([session_id], |r| {
+            Ok(LoopRow {
+                position: r.get(0)?,
+                native_id: r.get(1)?,
+                started_at: r.get(2)?,
+                outcome: r.get(3)?,
+                ended_at: r.get(4)?,
+                model: r.get(5)?,
+                input_tokens: r.get(6)?,
+                cached_input_tokens: r.get(7)?,
+                output_tokens: r.get(8)?,
+                reasoning_output_tokens: r.get(9)?,
+                runtime_version: r.get(10)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Where an item sits in its session's timeline (0-based), if the session has it.
     pub fn item_index(&self, session_id: i64, key: &str) -> Result<Option<usize>, StoreError> {
         let seq: Option<i64> = self
@@ -317,6 +347,16 @@ impl Store {
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Whether a session has an item answering to tool-call id `call_id`.
+    pub fn has_call(&self, session_id: i64, call_id: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT 1 FROM item WHERE session_id = ?1 AND call_id = ?2 LIMIT 1")?
+            .query_row(params![session_id, call_id], |_| Ok(()))
+            .optional()?
+            .is_some())
     }
 
     /// The parent session's row id of a subagent session, if it is stored.

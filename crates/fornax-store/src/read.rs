@@ -733,28 +733,7 @@ impl Store {
 
     pub fn session_detail(&self, id: i64) -> Result<SessionDetail, StoreError> {
         let session = self.session_row(id)?;
-        let mut stmt = self.conn.prepare(
-            "SELECT position, native_id, started_at, outcome, ended_at, model, input_tokens,
-                    cached_input_tokens, output_tokens, reasoning_output_tokens, runtime_version
-             FROM loop WHERE session_id = ?1 ORDER BY position",
-        )?;
-        let loops = stmt
-            .query_map([id], |r| {
-                Ok(LoopRow {
-                    position: r.get(0)?,
-                    native_id: r.get(1)?,
-                    started_at: r.get(2)?,
-                    outcome: r.get(3)?,
-                    ended_at: r.get(4)?,
-                    model: r.get(5)?,
-                    input_tokens: r.get(6)?,
-                    cached_input_tokens: r.get(7)?,
-                    output_tokens: r.get(8)?,
-                    reasoning_output_tokens: r.get(9)?,
-                    runtime_version: r.get(10)?,
-                })
-            })?
-            .collect::<Result<_, _>>()?;
+        let loops = self.loops(id)?;
         let sref = self.session_ref(id)?;
         let items = self
             .items_of(id, &sref, false)?

@@ -14,3 +14,4 @@
 
 pub mod env;
 pub mod present;
+pub mod server;

@@ -65,7 +65,7 @@ fn check_row(loc: &fornax_store::RecordLocation, member: &str) -> (&'static str,
     }
 }
 
-fn check(loc: &fornax_store::RecordLocation) -> (&'static str, Option<Vec<u8>>) {
+pub(crate) fn check(loc: &fornax_store::RecordLocation) -> (&'static str, Option<Vec<u8>>) {
     let path = match (&loc.member, loc.kind.as_str()) {
         (Some(member), "database") => return check_row(loc, member),
         (Some(member), _) => std::path::Path::new(&loc.locator).join(member),

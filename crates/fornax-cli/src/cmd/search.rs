@@ -74,7 +74,7 @@ pub fn run(ctx: &Context, args: SearchArgs) -> Result<(), CliError> {
             labels::role(&h.role).to_string(),
         ];
         if let Some(l) = h.loop_position {
-            place.push(format!("loop {l}"));
+            place.push(format!("loop {}", l + 1));
         }
         if let Some(t) =
             h.at.as_deref()

@@ -170,7 +170,10 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<(), CliError> {
                 .and_then(|l| l.started_at.as_deref())
                 .map(|t| format!(" · {}", clock.when(t)))
                 .unwrap_or_default();
-            output::heading(&format!("loop {} ({outcome}){started}", lp.unwrap_or(0)));
+            output::heading(&format!(
+                "loop {} ({outcome}){started}",
+                lp.unwrap_or(0) + 1
+            ));
         }
         let role = labels::role(item["semantic"]["role"].as_str().unwrap_or("?"));
         let room = width.saturating_sub(role_width + 3);
