@@ -274,6 +274,8 @@ fn trust_slug(t: TrustClass) -> &'static str {
         TrustClass::HumanReviewed => "human",
         TrustClass::ModelInternal => "model",
         TrustClass::PreProvenance => "unknown",
+        TrustClass::WorkspaceTrusted => "trusted-workspace",
+        TrustClass::WorkspaceUntrusted => "untrusted-workspace",
     }
 }
 
@@ -289,6 +291,8 @@ fn trust_words(t: TrustClass) -> &'static str {
         TrustClass::HumanReviewed => "human-reviewed: confirmed by a person",
         TrustClass::ModelInternal => "model-internal: the model's own account",
         TrustClass::PreProvenance => "unknown: recorded before provenance was kept",
+        TrustClass::WorkspaceTrusted => "trusted workspace: Fornax ran a capability from workspace files you trusted by content",
+        TrustClass::WorkspaceUntrusted => "untrusted workspace: Fornax ran it once from files nobody trusted; it decides nothing",
     }
 }
 
