@@ -31,9 +31,11 @@ fn text(b: &mut Browser, selector: &str) -> String {
     .to_string()
 }
 
+/// Saves a screenshot; long pages only as far as the window shows.
 fn shot(b: &mut Browser, name: &str) {
     let path = screenshots().join(format!("{name}.png"));
-    b.screenshot(&path);
+    let whole = !matches!(name, "findings" | "long-session" | "sessions");
+    b.screenshot(&path, whole);
     println!("screenshot {}", path.display());
 }
 

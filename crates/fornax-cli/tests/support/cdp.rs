@@ -201,11 +201,11 @@ impl Browser {
         }
     }
 
-    /// Saves the whole page (not only the viewport) as a PNG.
-    pub fn screenshot(&mut self, path: &Path) {
+    /// Saves the page as a PNG: all of it with `whole`, else what the window shows.
+    pub fn screenshot(&mut self, path: &Path, whole: bool) {
         let shot = self.page(
             "Page.captureScreenshot",
-            json!({"format": "png", "captureBeyondViewport": true}),
+            json!({"format": "png", "captureBeyondViewport": whole}),
         );
         let data = shot["data"].as_str().unwrap();
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
