@@ -28,6 +28,7 @@
 mod error;
 mod foreign;
 mod lock;
+mod listing;
 mod query;
 mod read;
 mod recheck;
@@ -38,10 +39,14 @@ mod write;
 pub use error::StoreError;
 pub use foreign::ForeignDocuments;
 pub use lock::{LockHolder, LockWait, WriterLock};
+pub use listing::{
+    ActivityRow, ChangeMarker, ChildSession, FindingOrder, ListFilter, ProjectStat, StoredEvidence,
+    LATEST,
+};
 pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
-    DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, RecordLocation,
-    SearchHit, SessionDetail, SessionFilter, SessionRow,
+    DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, LoopRow,
+    RecordLocation, SearchHit, SessionDetail, SessionFilter, SessionRow,
 };
 pub use recheck::RecheckRow;
 pub use schema::SCHEMA_VERSION;

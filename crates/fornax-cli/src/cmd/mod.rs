@@ -1,10 +1,13 @@
 //! One module per subcommand.
 
 pub mod cap;
+pub mod config;
 pub mod daemon;
 pub mod demo;
 pub mod doctor;
+pub mod filters;
 pub mod findings;
+pub mod help;
 pub mod hook;
 pub mod install;
 pub mod query;
@@ -14,3 +17,4 @@ pub mod search;
 pub mod sessions;
 pub mod show;
 pub mod status;
+pub mod ui;

@@ -126,7 +126,7 @@ fn check_row(loc: &fornax_store::RecordLocation, member: &str) -> (&'static str,
     }
 }
 
-fn check(loc: &fornax_store::RecordLocation) -> (&'static str, Option<Vec<u8>>) {
+pub(crate) fn check(loc: &fornax_store::RecordLocation) -> (&'static str, Option<Vec<u8>>) {
     if loc.retired_at.is_some() {
         // Retention deleted the spool segment once all it held was stored.
         return ("retired", None);
