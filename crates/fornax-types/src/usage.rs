@@ -85,6 +85,39 @@ pub struct UsageFact {
     pub record: RecordRef,
 }
 
+/// Usage summed over one bucket (a day, a month, an hour, a session), one provider and one
+/// model: what the store answers and the reports price. Calls whose prompt exceeded
+/// [`LONG_CONTEXT_PROMPT_TOKENS`] are a group of their own (`long_context`), since a
+/// long-context price applies to the whole call.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct UsageGroup {
+    pub bucket: String,
+    pub provider: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub long_context: bool,
+    pub tokens: TokenCounts,
+    pub calls: u64,
+    /// Sum of the costs the runtime reported itself, over `reported_calls` calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reported_cost_usd: Option<f64>,
+    #[serde(default)]
+    pub reported_calls: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_at: Option<String>,
+    /// For a session bucket: its parent session (a subagent's), its working directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+}
+
+/// The prompt size above which a call is priced at a model's long-context tier.
+pub const LONG_CONTEXT_PROMPT_TOKENS: u64 = 200_000;
+
 #[cfg(test)]
 mod tests {
     use super::*;
