@@ -84,6 +84,8 @@ enum Command {
     Verify(cmd::cap::VerifyArgs),
     /// Check the installation: adapters, store, drift.
     Doctor,
+    /// Tokens and cost per day, month, session or 5-hour block.
+    Usage(cmd::usage::UsageArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -91,6 +93,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Scan(args) => cmd::scan::run(&ctx, args),
         Command::Sessions(args) => cmd::sessions::run(&ctx, args),
+        Command::Usage(args) => cmd::usage::run(&ctx, args),
         Command::Show(args) => cmd::show::run(&ctx, args),
         Command::Search(args) => cmd::search::run(&ctx, args),
         Command::Query(args) => cmd::query::run(&ctx, args),

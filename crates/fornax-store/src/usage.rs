@@ -67,20 +67,36 @@ impl Store {
             sql.push_str(&clause.replace("?", &format!("?{}", args.len())));
         };
         if let Some(since) = &q.since {
-            push(&mut sql, " AND strftime('%Y-%m-%d', u.at) >= ?", since.clone());
+            push(
+                &mut sql,
+                " AND strftime('%Y-%m-%d', u.at) >= ?",
+                since.clone(),
+            );
         }
         if let Some(until) = &q.until {
-            push(&mut sql, " AND strftime('%Y-%m-%d', u.at) <= ?", until.clone());
+            push(
+                &mut sql,
+                " AND strftime('%Y-%m-%d', u.at) <= ?",
+                until.clone(),
+            );
         }
         if let Some(p) = &q.provider {
             let p = Provider::parse(p).as_str().to_string();
             push(&mut sql, " AND u.provider = ?", p);
         }
         if let Some(p) = &q.project {
-            push(&mut sql, " AND instr(COALESCE(s.cwd, ''), ?) > 0", p.clone());
+            push(
+                &mut sql,
+                " AND instr(COALESCE(s.cwd, ''), ?) > 0",
+                p.clone(),
+            );
         }
         if let Some(m) = &q.model {
-            push(&mut sql, " AND instr(COALESCE(u.model, ''), ?) > 0", m.clone());
+            push(
+                &mut sql,
+                " AND instr(COALESCE(u.model, ''), ?) > 0",
+                m.clone(),
+            );
         }
         if let Some(id) = &q.session {
             push(

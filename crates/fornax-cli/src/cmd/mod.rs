@@ -14,3 +14,4 @@ pub mod search;
 pub mod sessions;
 pub mod show;
 pub mod status;
+pub mod usage;
