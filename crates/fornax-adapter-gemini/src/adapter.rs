@@ -509,7 +509,7 @@ impl GeminiAdapter {
             }
         }
         let loop_position = self.state.current.as_ref().map(|o| o.published.position);
-        if let Some(fact) = usage_fact(&ctx, msg, loop_position) {
+        if let Some(fact) = usage_fact(ctx, msg, loop_position) {
             out.push(IngestMessage::Usage(fact));
         }
         let Some(open) = self.state.current.as_mut() else {
