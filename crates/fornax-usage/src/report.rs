@@ -40,6 +40,10 @@ pub struct Totals {
     /// What the runtimes reported as cost themselves, where they did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reported_cost_usd: Option<f64>,
+    /// Our cost of the same calls the runtimes priced themselves (to compare with
+    /// `reported_cost_usd`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_where_reported_usd: Option<f64>,
     pub calls: u64,
 }
 
@@ -68,6 +72,9 @@ impl Totals {
         self.unpriced_tokens += o.unpriced_tokens;
         if let Some(c) = o.reported_cost_usd {
             *self.reported_cost_usd.get_or_insert(0.0) += c;
+        }
+        if let Some(c) = o.cost_where_reported_usd {
+            *self.cost_where_reported_usd.get_or_insert(0.0) += c;
         }
         self.calls += o.calls;
     }
@@ -177,16 +184,20 @@ impl Acc {
         let t = &mut row.totals;
         t.add_tokens(&g.tokens);
         t.calls += g.calls;
-        match g
+        let cost = g
             .model
             .as_deref()
-            .and_then(|m| table.cost(m, &g.tokens, g.long_context))
-        {
+            .and_then(|m| table.cost(m, &g.tokens, g.long_context));
+        match cost {
             Some(c) => t.cost_usd += c,
             None => t.unpriced_tokens += g.tokens.total(),
         }
-        if let Some(c) = g.reported_cost_usd {
+        // Only groups whose every call carries the runtime's own cost compare like for like.
+        if let (Some(c), true) = (g.reported_cost_usd, g.reported_calls == g.calls) {
             *t.reported_cost_usd.get_or_insert(0.0) += c;
+            if let Some(ours) = cost {
+                *t.cost_where_reported_usd.get_or_insert(0.0) += ours;
+            }
         }
         min_into(&mut self.first_at, g.first_at.as_deref());
         max_into(&mut self.last_at, g.last_at.as_deref());

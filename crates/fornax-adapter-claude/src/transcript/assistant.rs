@@ -19,14 +19,18 @@ use EvidenceStrength::Structural;
 /// The usage fact of an assistant line. One API response is split over several lines that
 /// repeat its usage, so the key is the response's `message.id` with the line's `requestId`
 /// (a copied or resumed file repeats both); the later lines of a response replace its counts
-/// (the last holds the final output count). A line without a message id counts on its own.
+/// (the last holds the final output count). A line without a message id counts on its own; a
+/// usage of all zeros is no call.
 fn usage_fact(
     line: &Line<'_>,
     message: &Value,
     message_id: Option<&str>,
     loop_position: Option<u32>,
 ) -> Option<UsageFact> {
-    let tokens = message.get("usage").and_then(token_counts_from)?;
+    let tokens = message
+        .get("usage")
+        .and_then(token_counts_from)
+        .filter(|t| !t.is_zero())?;
     let request_id = get_text(line.v, "requestId");
     let key = match (message_id, request_id, line.uuid) {
         (Some(m), Some(r), _) => format!("{m}:{r}"),

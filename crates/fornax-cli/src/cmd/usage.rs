@@ -155,9 +155,13 @@ fn print_report(report: &Report, breakdown: bool) {
         ));
     }
     if let Some(reported) = report.totals.reported_cost_usd {
+        let ours = report.totals.cost_where_reported_usd;
         output::line(&format!(
-            "cost the agents reported themselves: ${reported:.2} (ours for the same rows: ${:.2})",
-            report.totals.cost_usd
+            "cost the agents reported themselves: ${reported:.2}; ours for the same calls: {}",
+            ours.map_or_else(
+                || "unpriced".to_string(),
+                |o| format!("${o:.2} (difference ${:+.2})", o - reported)
+            )
         ));
     }
 }
@@ -185,6 +189,7 @@ fn row_label(grain: Grain, r: &ReportRow) -> String {
                 key
             }
         }
+        _ if r.key.is_empty() => output::dim("(no time)"),
         _ => r.key.clone(),
     }
 }
