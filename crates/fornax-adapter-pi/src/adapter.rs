@@ -396,7 +396,7 @@ impl PiAdapter {
         if model.is_some() {
             self.state.model = model.clone();
         }
-        if let Some(fact) = usage_fact(&ctx, msg, loop_position, model.as_deref()) {
+        if let Some(fact) = usage_fact(ctx, msg, loop_position, model.as_deref()) {
             out.push(IngestMessage::Usage(fact));
         }
         let Some(open) = self.state.current.as_mut() else {
