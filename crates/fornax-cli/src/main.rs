@@ -117,6 +117,8 @@ enum Command {
     Completions(cmd::help::CompletionsArgs),
     /// Print the man page (roff): `fornax man > ~/.local/share/man/man1/fornax.1`.
     Man,
+    /// Tokens and cost per day, month, session or 5-hour block.
+    Usage(cmd::usage::UsageArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -124,6 +126,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Scan(args) => cmd::scan::run(&ctx, args),
         Command::Sessions(args) => cmd::sessions::run(&ctx, args),
+        Command::Usage(args) => cmd::usage::run(&ctx, args),
         Command::Show(args) => cmd::show::run(&ctx, args),
         Command::Search(args) => cmd::search::run(&ctx, args),
         Command::Query(args) => cmd::query::run(&ctx, args),

@@ -223,6 +223,7 @@ fn message_session(msg: &IngestMessage) -> Option<SessionRef> {
         IngestMessage::Loop(l) => Some(l.session.clone()),
         IngestMessage::Item(i) => Some(i.session.clone()),
         IngestMessage::Evidence(e) => Some(e.session.clone()),
+        IngestMessage::Usage(u) => Some(u.session.clone()),
         IngestMessage::Claim(c) => Some(c.session.clone()),
         IngestMessage::Finding(f) => Some(f.session.clone()),
         IngestMessage::Capabilities(c) => c

@@ -34,6 +34,7 @@ mod read;
 mod recheck;
 mod schema;
 mod trees;
+mod usage;
 mod write;
 
 pub use error::StoreError;
@@ -51,6 +52,7 @@ pub use read::{
 pub use recheck::RecheckRow;
 pub use schema::SCHEMA_VERSION;
 pub use trees::TreeMemberState;
+pub use usage::{UsageGrain, UsageQuery};
 pub use write::{Drift, SourceCursor, SourceSpec, SourceState, SourceWriter, WriteSummary};
 
 use std::path::{Path, PathBuf};

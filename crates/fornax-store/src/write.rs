@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 use fornax_redact::Redacted;
 use fornax_types::{
     ByteRange, Evidence, Fingerprint, IngestMessage, Item, Loop, RecordRef, RuntimeCapabilities,
-    SemanticValue, Session, SessionRef,
+    SemanticValue, Session, SessionRef, UsageFact,
 };
 use rusqlite::{params, OptionalExtension, Transaction};
 
@@ -394,6 +394,7 @@ impl<'c> SourceWriter<'c> {
             IngestMessage::Item(i) => self.put_item(i),
             IngestMessage::Evidence(e) => self.put_evidence(e, false),
             IngestMessage::Capabilities(c) => self.put_capabilities(c),
+            IngestMessage::Usage(u) => self.put_usage(u),
             // Sources and records are framed by the caller; claims and findings are computed
             // by verification, which writes through `Store::write_verification`.
             IngestMessage::Source(_)
@@ -491,6 +492,53 @@ impl<'c> SourceWriter<'c> {
         if !known {
             self.summary.loops += 1;
         }
+        Ok(())
+    }
+
+    /// One model call's usage, once per `(provider, key)` across every source: the same call
+    /// seen again in its own session (a split message's later line, a grown count) replaces
+    /// the counts; seen in another session (a resumed or copied file) it is kept where it was
+    /// first stored and not counted again.
+    fn put_usage(&mut self, u: &UsageFact) -> Result<(), StoreError> {
+        let sid = self.session_id(&u.session)?;
+        let record = self.record_id(&u.record)?;
+        let t = &u.tokens;
+        let n = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        self.tx
+            .prepare_cached(
+                "INSERT INTO usage (provider, key, session_id, loop_position, at, model,
+                     input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens,
+                     reasoning_tokens, reported_cost_usd, record_id, source_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                 ON CONFLICT(provider, key) DO UPDATE SET
+                     loop_position = COALESCE(excluded.loop_position, loop_position),
+                     at = COALESCE(at, excluded.at),
+                     model = COALESCE(excluded.model, model),
+                     input_tokens = excluded.input_tokens,
+                     output_tokens = excluded.output_tokens,
+                     cache_creation_tokens = excluded.cache_creation_tokens,
+                     cache_read_tokens = excluded.cache_read_tokens,
+                     reasoning_tokens = COALESCE(excluded.reasoning_tokens, reasoning_tokens),
+                     reported_cost_usd = COALESCE(excluded.reported_cost_usd, reported_cost_usd),
+                     record_id = excluded.record_id
+                 WHERE usage.session_id = excluded.session_id",
+            )?
+            .execute(params![
+                u.session.provider.as_str(),
+                u.key,
+                sid,
+                u.loop_position,
+                u.at,
+                u.model,
+                n(t.input),
+                n(t.output),
+                n(t.cache_creation),
+                n(t.cache_read),
+                t.reasoning.map(n),
+                u.reported_cost_usd,
+                record,
+                self.source_id
+            ])?;
         Ok(())
     }
 

@@ -92,7 +92,7 @@ pub fn visit_message_text(msg: &mut IngestMessage, visitor: &mut dyn TextVisitor
             opt_text(&mut s.cwd, visitor);
             opt_text(&mut s.name, visitor);
         }
-        IngestMessage::Loop(_) => {}
+        IngestMessage::Loop(_) | IngestMessage::Usage(_) => {}
         IngestMessage::Item(item) => semantic_value(&mut item.semantic.value, visitor),
         IngestMessage::Evidence(e) => visit_evidence_text(e, visitor),
         IngestMessage::Claim(c) => visit_claim_text(c, visitor),

@@ -18,3 +18,4 @@ pub mod sessions;
 pub mod show;
 pub mod status;
 pub mod ui;
+pub mod usage;
