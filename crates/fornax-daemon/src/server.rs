@@ -662,6 +662,9 @@ impl Worker {
         };
         if record_scan {
             if let Ok(json) = serde_json::to_value(&summary) {
+                // The summary names files and native shapes: stored redacted, like the rest.
+                let json = fornax_redact::Redactor::new()
+                    .redact(json, &mut fornax_redact::RedactionCounts::default());
                 let _ = store.record_scan(&started_at, &clock::now_rfc3339(), &json);
             }
         }

@@ -1,8 +1,14 @@
 //! Listing reads on a real SQLite file: one filter for sessions, findings and search; the
 //! severity order; pages of a timeline; the `latest` alias; evidence lookups.
 
+use fornax_redact::{Redactable, Redacted, RedactionCounts, Redactor};
 use fornax_store::{FindingOrder, ListFilter, SourceCursor, SourceSpec, Store, StoreError, LATEST};
 use fornax_types::*;
+
+/// What the pipeline hands the store: the value through the redactor.
+fn sealed<T: Redactable>(value: T) -> Redacted<T> {
+    Redactor::new().redact(value, &mut RedactionCounts::default())
+}
 
 struct Sess {
     provider: Provider,
@@ -53,7 +59,7 @@ fn write(store: &mut Store, s: &Sess) {
     let mut w = store.begin_source(&spec, false).unwrap();
     w.add_record(0, None, &Fingerprint::of(s.native.as_bytes()), None)
         .unwrap();
-    w.apply(&IngestMessage::Session(Session {
+    w.apply(&sealed(IngestMessage::Session(Session {
         id: sref.clone(),
         identity_record: RecordRef::new(SourceId::new(s.native), 0),
         cwd: Some(s.cwd.into()),
@@ -62,7 +68,7 @@ fn write(store: &mut Store, s: &Sess) {
         forked_from: None,
         delegated_from: None,
         runtime_version: None,
-    }))
+    })))
     .unwrap();
     for (i, t) in s.texts.iter().enumerate() {
         let role = if i == 0 {
@@ -70,7 +76,7 @@ fn write(store: &mut Store, s: &Sess) {
         } else {
             Role::AgentFinalAnswer
         };
-        w.apply(&IngestMessage::Item(Item {
+        w.apply(&sealed(IngestMessage::Item(Item {
             session: sref.clone(),
             key: format!("k{i}"),
             loop_position: Some(0),
@@ -81,7 +87,7 @@ fn write(store: &mut Store, s: &Sess) {
                 EvidenceStrength::Structural,
             ),
             records: vec![RecordRef::new(SourceId::new(s.native), 0)],
-        }))
+        })))
         .unwrap();
     }
     w.finish(&SourceCursor::default(), 1, None, 0, 0, 0, "now")
@@ -135,7 +141,13 @@ fn judge(store: &mut Store, native: &str, verdicts: &[Verdict]) {
         })
         .collect();
     store
-        .write_verification(&[id], &[evidence], &claims, &findings, "t")
+        .write_verification(
+            &[id],
+            &[sealed(evidence)],
+            &claims.into_iter().map(sealed).collect::<Vec<_>>(),
+            &findings.into_iter().map(sealed).collect::<Vec<_>>(),
+            "t",
+        )
         .unwrap();
 }
 

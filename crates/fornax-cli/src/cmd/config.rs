@@ -114,7 +114,7 @@ fn keys(ctx: &Context) -> Vec<Key> {
 }
 
 pub fn run(ctx: &Context, args: ConfigArgs) -> Result<(), CliError> {
-    let path = fornax_hook::config::config_path(&ctx.home);
+    let path = fornax_live::config::config_path(&ctx.home);
     if let Some(ConfigAction::Path) = args.action {
         if ctx.json {
             output::json(&serde_json::json!({ "path": path, "exists": path.exists() }));
@@ -176,7 +176,7 @@ mod tests {
         } else {
             format!("[{section}]\nno_such_key = 1\n")
         };
-        let err = toml::from_str::<fornax_hook::config::Config>(&doc)
+        let err = toml::from_str::<fornax_live::config::Config>(&doc)
             .unwrap_err()
             .to_string();
         let expected = err.split("expected").nth(1).unwrap_or("");
