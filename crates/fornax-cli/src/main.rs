@@ -84,12 +84,18 @@ enum Command {
     Verify(cmd::cap::VerifyArgs),
     /// Check the installation: adapters, store, drift.
     Doctor,
+    /// Share sessions: Markdown, HTML, JSONL files, or OpenTelemetry traces.
+    Export(cmd::export::ExportArgs),
+    /// Mirror the store into a team's PostgreSQL.
+    Sync(cmd::sync::SyncArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
     let ctx = home::Context::new(cli.home.clone(), cli.json)?;
     match cli.command {
         Command::Scan(args) => cmd::scan::run(&ctx, args),
+        Command::Export(args) => cmd::export::run(&ctx, args),
+        Command::Sync(args) => cmd::sync::run(&ctx, args),
         Command::Sessions(args) => cmd::sessions::run(&ctx, args),
         Command::Show(args) => cmd::show::run(&ctx, args),
         Command::Search(args) => cmd::search::run(&ctx, args),

@@ -24,6 +24,7 @@
 
 mod error;
 mod foreign;
+mod mirror;
 mod query;
 mod read;
 mod recheck;
@@ -33,10 +34,11 @@ mod write;
 
 pub use error::StoreError;
 pub use foreign::ForeignDocuments;
+pub use mirror::{MirrorFinding, MirrorItem};
 pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
-    DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, RecordLocation,
-    SearchHit, SessionDetail, SessionFilter, SessionRow,
+    DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, LoopRow,
+    RecordLocation, SearchHit, SessionDetail, SessionFilter, SessionRow,
 };
 pub use recheck::RecheckRow;
 pub use schema::SCHEMA_VERSION;

@@ -1,0 +1,152 @@
+//! `fornax export session ID --format md|html|jsonl` and `fornax export otlp`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use fornax_export::files::{self, Format};
+use fornax_export::otlp::{self, ContentPolicy, OtlpOptions, Target};
+
+use crate::error::CliError;
+use crate::home::Context;
+use crate::output;
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    #[command(subcommand)]
+    pub what: ExportCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExportCommand {
+    /// One session (with its subagents) as Markdown, one self-contained HTML page, or JSONL.
+    Session(SessionArgs),
+    /// Sessions as OpenTelemetry traces (GenAI conventions) over OTLP/HTTP or to a file.
+    Otlp(OtlpArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SessionArgs {
+    /// The agent's session id, a unique prefix of it, or `#<internal id>`.
+    pub session: String,
+    /// md, html or jsonl.
+    #[arg(long, default_value = "md")]
+    pub format: String,
+    /// Write here instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct OtlpArgs {
+    /// OTLP/HTTP endpoint (`http://host:4318`; `/v1/traces` is added to a bare host).
+    #[arg(long, conflicts_with = "file", required_unless_present = "file")]
+    pub endpoint: Option<String>,
+    /// Append length-delimited `ExportTraceServiceRequest` messages to this file instead.
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+    /// Only sessions active at or after this ISO time.
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Only this session (and its subagents).
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Ignore the endpoint's cursor and send every span again.
+    #[arg(long)]
+    pub full: bool,
+    /// Leave tool arguments and results out of the spans.
+    #[arg(long)]
+    pub no_content: bool,
+    /// Bytes kept of each tool argument or result.
+    #[arg(long, default_value_t = 4096)]
+    pub max_attr_bytes: usize,
+    /// The resource's `service.name`.
+    #[arg(long, default_value = "fornax")]
+    pub service_name: String,
+}
+
+pub fn run(ctx: &Context, args: ExportArgs) -> Result<(), CliError> {
+    match args.what {
+        ExportCommand::Session(a) => session(ctx, a),
+        ExportCommand::Otlp(a) => otlp(ctx, a),
+    }
+}
+
+fn session(ctx: &Context, args: SessionArgs) -> Result<(), CliError> {
+    let format: Format = args
+        .format
+        .parse()
+        .map_err(|e: fornax_export::ExportError| CliError::usage(e.to_string()))?;
+    let store = ctx.open_store_read_only()?;
+    let id = store.resolve_session(&args.session)?;
+    let export = fornax_export::load_session(&store, id)?;
+    if export.unreadable_items > 0 {
+        output::warn(&format!(
+            "{} stored items could not be read back and were left out",
+            export.unreadable_items
+        ));
+    }
+    match &args.output {
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let mut w = std::io::BufWriter::new(file);
+            files::write_session(&export, format, &mut w)
+                .and_then(|_| w.flush())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut w = std::io::BufWriter::new(stdout.lock());
+            files::write_session(&export, format, &mut w)
+                .and_then(|_| w.flush())
+                .map_err(|e| anyhow::anyhow!("stdout: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+fn otlp(ctx: &Context, args: OtlpArgs) -> Result<(), CliError> {
+    let store = ctx.open_store_read_only()?;
+    let target = match (&args.endpoint, &args.file) {
+        (Some(e), _) => Target::Http(e.clone()),
+        (None, Some(f)) => Target::File(f.clone()),
+        (None, None) => return Err(CliError::usage("give --endpoint URL or --file PATH")),
+    };
+    let session = match &args.session {
+        Some(s) => Some(store.resolve_session(s)?),
+        None => None,
+    };
+    let opts = OtlpOptions {
+        since: args.since.clone(),
+        session,
+        full: args.full,
+        content: ContentPolicy {
+            include: !args.no_content,
+            max_bytes: args.max_attr_bytes,
+        },
+        service_name: Some(args.service_name.clone()),
+    };
+    let report = otlp::export(&store, &ctx.home, &target, &opts)?;
+    if ctx.json {
+        output::json(&report);
+    } else {
+        output::line(&format!(
+            "{}: {} sessions, {} spans built, {} sent in {} requests{}",
+            report.target,
+            report.sessions,
+            report.spans_built,
+            report.spans_sent,
+            report.requests,
+            if report.spans_rejected > 0 {
+                format!(", {} rejected by the receiver", report.spans_rejected)
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if report.spans_rejected > 0 {
+        return Err(CliError::Exit(1));
+    }
+    Ok(())
+}
