@@ -19,9 +19,9 @@ fn schema() -> jsonschema::Validator {
 }
 
 fn export(home: &Path, id: &str, format: &str) -> String {
-    String::from_utf8(run_ok(fornax(home).args([
-        "export", "session", id, "--format", format,
-    ])))
+    String::from_utf8(run_ok(
+        fornax(home).args(["export", "session", id, "--format", format]),
+    ))
     .unwrap()
 }
 
@@ -100,14 +100,20 @@ fn markdown_and_html_show_every_finding() {
         let html = export(&home, &id, "html");
         assert!(md.starts_with("# "), "{md}");
         assert!(html.starts_with("<!DOCTYPE html>"));
-        assert!(!html.contains("<script") && !html.contains("src=\"http"), "self-contained");
+        assert!(
+            !html.contains("<script") && !html.contains("src=\"http"),
+            "self-contained"
+        );
         assert_eq!(
             html.matches("class=\"finding\"").count(),
             all.len(),
             "session {id}"
         );
         for (verdict, _) in &all {
-            assert!(md.contains(&format!("**{verdict}**")), "session {id}: {verdict}");
+            assert!(
+                md.contains(&format!("**{verdict}**")),
+                "session {id}: {verdict}"
+            );
         }
         seen += all.len();
     }
@@ -117,7 +123,12 @@ fn markdown_and_html_show_every_finding() {
 fn chromium() -> Option<&'static str> {
     ["chromium", "chromium-browser", "google-chrome"]
         .into_iter()
-        .find(|b| Command::new(b).arg("--version").output().is_ok_and(|o| o.status.success()))
+        .find(|b| {
+            Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
 }
 
 #[test]
@@ -133,8 +144,14 @@ fn the_html_page_renders_in_headless_chromium() {
         if all.is_empty() {
             continue;
         }
-        let page = dir.path().join(format!("{}.html", id.trim_start_matches('#')));
-        run_ok(fornax(&home).args(["export", "session", &id, "--format", "html", "-o"]).arg(&page));
+        let page = dir
+            .path()
+            .join(format!("{}.html", id.trim_start_matches('#')));
+        run_ok(
+            fornax(&home)
+                .args(["export", "session", &id, "--format", "html", "-o"])
+                .arg(&page),
+        );
         let profile = dir.path().join("chromium-profile");
         let out = Command::new(browser)
             .args([
@@ -148,7 +165,11 @@ fn the_html_page_renders_in_headless_chromium() {
             .arg(format!("file://{}", page.display()))
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let dom = String::from_utf8_lossy(&out.stdout);
         // The rendered document holds one finding element per finding, each with its verdict.
         assert_eq!(dom.matches("class=\"finding\"").count(), all.len(), "{dom}");

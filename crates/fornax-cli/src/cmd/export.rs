@@ -63,6 +63,10 @@ pub struct OtlpArgs {
     /// The resource's `service.name`.
     #[arg(long, default_value = "fornax")]
     pub service_name: String,
+    /// A resource attribute KEY=VALUE (repeatable), for example
+    /// `openinference.project.name=team` for Phoenix.
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub resource: Vec<String>,
 }
 
 pub fn run(ctx: &Context, args: ExportArgs) -> Result<(), CliError> {
@@ -117,7 +121,19 @@ fn otlp(ctx: &Context, args: OtlpArgs) -> Result<(), CliError> {
         Some(s) => Some(store.resolve_session(s)?),
         None => None,
     };
+    let mut resource = Vec::new();
+    for r in &args.resource {
+        match r.split_once('=') {
+            Some((k, v)) if !k.is_empty() => resource.push((k.to_string(), v.to_string())),
+            _ => {
+                return Err(CliError::usage(format!(
+                    "--resource {r:?}: expected KEY=VALUE"
+                )))
+            }
+        }
+    }
     let opts = OtlpOptions {
+        resource,
         since: args.since.clone(),
         session,
         full: args.full,

@@ -60,6 +60,8 @@ pub struct OtlpOptions {
     pub content: ContentPolicy,
     /// Resource attribute `service.name`.
     pub service_name: Option<String>,
+    /// More resource attributes (for example a receiver's project name).
+    pub resource: Vec<(String, String)>,
 }
 
 /// What one export did.
@@ -149,7 +151,11 @@ fn send(
     let batch: Vec<(Span, [u8; 16])> = std::mem::take(pending);
     let (spans, fps): (Vec<Span>, Vec<[u8; 16]>) = batch.into_iter().unzip();
     let ids: Vec<Vec<u8>> = spans.iter().map(|s| s.span_id.clone()).collect();
-    let request = request(spans, opts.service_name.as_deref().unwrap_or("fornax"));
+    let request = request(
+        spans,
+        opts.service_name.as_deref().unwrap_or("fornax"),
+        &opts.resource,
+    );
     match target {
         Target::Http(url) => {
             report.spans_rejected += http::post(url, &request.encode_to_vec())?;
@@ -173,8 +179,12 @@ fn send(
     cursor.save()
 }
 
-/// One request: a resource (`service.name`), one scope (`fornax`), the spans.
-pub fn request(spans: Vec<Span>, service_name: &str) -> ExportTraceServiceRequest {
+/// One request: a resource (`service.name` and the given attributes), one scope (`fornax`), the spans.
+pub fn request(
+    spans: Vec<Span>,
+    service_name: &str,
+    resource: &[(String, String)],
+) -> ExportTraceServiceRequest {
     let attr = |k: &str, v: &str| KeyValue {
         key: k.into(),
         value: Some(opentelemetry_proto::tonic::common::v1::AnyValue {
@@ -187,7 +197,9 @@ pub fn request(spans: Vec<Span>, service_name: &str) -> ExportTraceServiceReques
     ExportTraceServiceRequest {
         resource_spans: vec![ResourceSpans {
             resource: Some(Resource {
-                attributes: vec![attr("service.name", service_name)],
+                attributes: std::iter::once(attr("service.name", service_name))
+                    .chain(resource.iter().map(|(k, v)| attr(k, v)))
+                    .collect(),
                 ..Default::default()
             }),
             scope_spans: vec![ScopeSpans {
