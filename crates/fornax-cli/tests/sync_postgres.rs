@@ -331,3 +331,55 @@ fn a_killed_push_resumes_where_it_stopped() {
     let again = sync(&home, &url, &["--machine", "m"]);
     assert_eq!(rows(&again), 0, "{again}");
 }
+
+#[test]
+fn watch_follows_the_local_store() {
+    let Some(url) = database("watch") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let full =
+        std::fs::read_to_string(export_home::fixtures().join("claude-transcript.jsonl")).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    let cut = lines.len() / 2;
+    let transcript = data.join("session.jsonl");
+    std::fs::write(&transcript, format!("{}\n", lines[..cut].join("\n"))).unwrap();
+    let home = dir.path().join("home");
+    scan(&home, &data);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fornax"))
+        .env("FORNAX_HOME", &home)
+        .args(["sync", &url, "--machine", "w", "--watch", "--interval", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let wait_for = |n: i64| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let have = block(async {
+                let c = connect(&url).await;
+                match c.query_one("SELECT COUNT(*) FROM fornax.item", &[]).await {
+                    Ok(r) => r.get::<_, i64>(0),
+                    Err(_) => 0, // the schema is not there yet
+                }
+            });
+            if have == n {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{have} of {n} items after 60 s");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    };
+    wait_for(local(&home, "SELECT COUNT(*) FROM item"));
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&transcript)
+        .unwrap();
+    use std::io::Write;
+    writeln!(f, "{}", lines[cut..].join("\n")).unwrap();
+    drop(f);
+    scan(&home, &data);
+    wait_for(local(&home, "SELECT COUNT(*) FROM item"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

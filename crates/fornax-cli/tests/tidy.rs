@@ -93,6 +93,12 @@ fn dependency_violations(crates: &[(String, Vec<String>, Vec<String>)]) -> Vec<S
                 }
             }
         }
+        // Export reads the store's results; nothing upstream of the store may lean on it.
+        if name != "fornax-cli" && deps.iter().any(|d| d == "fornax-export") {
+            v.push(format!(
+                "{name}: only the binary depends on fornax-export (data flows out, never back)"
+            ));
+        }
         if deps.iter().any(|d| d == "fornax-adapter-conformance") {
             v.push(format!(
                 "{name}: the conformance crate is test-only (dev-dependency)"
@@ -151,9 +157,14 @@ fn the_dependency_check_catches_each_kind_of_violation() {
             vec!["serde".to_string(), "clap".to_string()],
             vec![],
         ),
+        (
+            "fornax-verify".to_string(),
+            vec!["fornax-export".to_string()],
+            vec![],
+        ),
     ];
     let v = dependency_violations(&bad);
-    assert_eq!(v.len(), 5, "{v:#?}");
+    assert_eq!(v.len(), 6, "{v:#?}");
 }
 
 #[test]

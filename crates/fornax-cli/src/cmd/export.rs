@@ -102,9 +102,11 @@ fn session(ctx: &Context, args: SessionArgs) -> Result<(), CliError> {
         None => {
             let stdout = std::io::stdout();
             let mut w = std::io::BufWriter::new(stdout.lock());
-            files::write_session(&export, format, &mut w)
-                .and_then(|_| w.flush())
-                .map_err(|e| anyhow::anyhow!("stdout: {e}"))?;
+            match files::write_session(&export, format, &mut w).and_then(|_| w.flush()) {
+                // A reader that stopped early (`| head`) is not a failure of the export.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                other => other.map_err(|e| anyhow::anyhow!("stdout: {e}"))?,
+            }
         }
     }
     Ok(())
