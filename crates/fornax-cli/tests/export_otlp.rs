@@ -233,39 +233,8 @@ fn a_real_receiver_gets_the_spans_once() {
         .collect();
     assert_eq!(local.len() as u64, sent);
 
-    // The receiver ingests asynchronously: read back until every span is there.
     let trace_ids: HashSet<String> = local.values().map(|s| hex(&s.trace_id)).collect();
-    // The receiver keeps a span id once, in the project that first sent it (an earlier run
-    // against the same receiver may have), so every project is read.
-    let mut stored: Vec<serde_json::Value> = Vec::new();
-    for _ in 0..60 {
-        stored.clear();
-        let projects: serde_json::Value =
-            serde_json::from_str(&get(&phoenix, "/v1/projects").unwrap()).unwrap();
-        for p in projects["data"].as_array().unwrap() {
-            let name = p["name"].as_str().unwrap();
-            let Some(body) = get(&phoenix, &format!("/v1/projects/{name}/spans?limit=1000")) else {
-                continue;
-            };
-            let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-            stored.extend(
-                v["data"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .filter(|s| {
-                        s["context"]["trace_id"]
-                            .as_str()
-                            .is_some_and(|t| trace_ids.contains(t))
-                    })
-                    .cloned(),
-            );
-        }
-        if stored.len() >= local.len() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(500));
-    }
+    let stored = read_back(&phoenix, &trace_ids, local.len());
     assert_eq!(stored.len(), local.len(), "every span reached the receiver");
     for s in &stored {
         let id = s["context"]["span_id"].as_str().unwrap();
@@ -296,4 +265,83 @@ fn a_real_receiver_gets_the_spans_once() {
 
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The spans of these traces the receiver stored, read until `expected` are there (it ingests
+/// asynchronously) or 30 s passed.
+fn read_back(
+    phoenix: &str,
+    trace_ids: &HashSet<String>,
+    expected: usize,
+) -> Vec<serde_json::Value> {
+    // The receiver ingests asynchronously: read back until every span is there.
+    // The receiver keeps a span id once, in the project that first sent it (an earlier run
+    // against the same receiver may have), so every project is read.
+    let mut stored: Vec<serde_json::Value> = Vec::new();
+    for _ in 0..60 {
+        stored.clear();
+        let projects: serde_json::Value =
+            serde_json::from_str(&get(phoenix, "/v1/projects").unwrap()).unwrap();
+        for p in projects["data"].as_array().unwrap() {
+            let name = p["name"].as_str().unwrap();
+            let Some(body) = get(phoenix, &format!("/v1/projects/{name}/spans?limit=1000")) else {
+                continue;
+            };
+            let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+            stored.extend(
+                v["data"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|s| {
+                        s["context"]["trace_id"]
+                            .as_str()
+                            .is_some_and(|t| trace_ids.contains(t))
+                    })
+                    .cloned(),
+            );
+        }
+        if stored.len() >= expected {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    stored
+}
+
+#[cfg(feature = "grpc")]
+#[test]
+fn otlp_over_grpc_reaches_a_real_receiver() {
+    let Ok(grpc) = std::env::var("FORNAX_TEST_PHOENIX_GRPC") else {
+        skip_or_fail("FORNAX_TEST_PHOENIX_GRPC is not set (.ci/run starts Arize Phoenix)");
+        return;
+    };
+    let phoenix = std::env::var("FORNAX_TEST_PHOENIX").unwrap();
+    let Some(corpus) = export_home::corpus() else {
+        eprintln!("skipped: the corpus is absent (its sessions are the ones no other test sends)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let name = "seokhyeonhong__motion-jepa__rollout-2026-08-06T16-45-32-019fd608-da80-7713-bcdd-bc47748af23d.jsonl";
+    std::fs::copy(corpus.join("codex-rollout").join(name), data.join(name)).unwrap();
+    let home = dir.path().join("home");
+    scan(&home, &data);
+    let first = export(&home, &["--grpc", &grpc]);
+    let sent = first["spans_sent"].as_u64().unwrap() as usize;
+    assert!(sent > 0, "{first}");
+    let file = dir.path().join("same.otlp");
+    export(&home, &["--file", file.to_str().unwrap()]);
+    let local = spans_of(&file);
+    assert_eq!(local.len(), sent);
+    let trace_ids: HashSet<String> = local.iter().map(|s| hex(&s.trace_id)).collect();
+    let stored = read_back(&phoenix, &trace_ids, sent);
+    assert_eq!(
+        stored.len(),
+        sent,
+        "every span reached the receiver over gRPC"
+    );
+    let second = export(&home, &["--grpc", &grpc]);
+    assert_eq!(second["spans_sent"], 0, "{second}");
 }

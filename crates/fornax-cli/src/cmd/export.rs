@@ -40,11 +40,15 @@ pub struct SessionArgs {
 #[derive(Debug, Args)]
 pub struct OtlpArgs {
     /// OTLP/HTTP endpoint (`http://host:4318`; `/v1/traces` is added to a bare host).
-    #[arg(long, conflicts_with = "file", required_unless_present = "file")]
+    #[arg(long, conflicts_with = "file", required_unless_present_any = ["file", "grpc"])]
     pub endpoint: Option<String>,
     /// Append length-delimited `ExportTraceServiceRequest` messages to this file instead.
     #[arg(long)]
     pub file: Option<PathBuf>,
+    /// Send over OTLP/gRPC to this endpoint instead (`http://host:4317`; needs a build with
+    /// the `grpc` feature).
+    #[arg(long, conflicts_with_all = ["endpoint", "file"])]
+    pub grpc: Option<String>,
     /// Only sessions active at or after this ISO time.
     #[arg(long)]
     pub since: Option<String>,
@@ -114,10 +118,15 @@ fn session(ctx: &Context, args: SessionArgs) -> Result<(), CliError> {
 
 fn otlp(ctx: &Context, args: OtlpArgs) -> Result<(), CliError> {
     let store = ctx.open_store_read_only()?;
-    let target = match (&args.endpoint, &args.file) {
-        (Some(e), _) => Target::Http(e.clone()),
-        (None, Some(f)) => Target::File(f.clone()),
-        (None, None) => return Err(CliError::usage("give --endpoint URL or --file PATH")),
+    let target = match (&args.endpoint, &args.file, &args.grpc) {
+        (Some(e), _, _) => Target::Http(e.clone()),
+        (None, Some(f), _) => Target::File(f.clone()),
+        (None, None, Some(g)) => grpc_target(g)?,
+        (None, None, None) => {
+            return Err(CliError::usage(
+                "give --endpoint URL, --file PATH or --grpc URL",
+            ))
+        }
     };
     let session = match &args.session {
         Some(s) => Some(store.resolve_session(s)?),
@@ -167,4 +176,16 @@ fn otlp(ctx: &Context, args: OtlpArgs) -> Result<(), CliError> {
         return Err(CliError::Exit(1));
     }
     Ok(())
+}
+
+#[cfg(feature = "grpc")]
+fn grpc_target(url: &str) -> Result<Target, CliError> {
+    Ok(Target::Grpc(url.to_string()))
+}
+
+#[cfg(not(feature = "grpc"))]
+fn grpc_target(_url: &str) -> Result<Target, CliError> {
+    Err(CliError::usage(
+        "this fornax was built without OTLP/gRPC; rebuild with `--features grpc`, or use --endpoint (OTLP/HTTP)",
+    ))
 }

@@ -8,6 +8,8 @@
 //! that are new or changed.
 
 mod cursor;
+#[cfg(feature = "grpc")]
+mod grpc;
 mod http;
 pub mod ids;
 mod spans;
@@ -35,6 +37,9 @@ const BATCH: usize = 256;
 pub enum Target {
     /// An OTLP/HTTP endpoint (`http://host:port`, `/v1/traces` added when no path is given).
     Http(String),
+    /// An OTLP/gRPC endpoint (`http://host:4317`; built with the `grpc` feature).
+    #[cfg(feature = "grpc")]
+    Grpc(String),
     /// A file that length-delimited requests are appended to.
     File(PathBuf),
 }
@@ -44,6 +49,8 @@ impl Target {
     pub fn key(&self) -> String {
         match self {
             Target::Http(u) => http::traces_url(u),
+            #[cfg(feature = "grpc")]
+            Target::Grpc(u) => format!("grpc:{u}"),
             Target::File(p) => format!("file:{}", p.display()),
         }
     }
@@ -159,6 +166,10 @@ fn send(
     match target {
         Target::Http(url) => {
             report.spans_rejected += http::post(url, &request.encode_to_vec())?;
+        }
+        #[cfg(feature = "grpc")]
+        Target::Grpc(url) => {
+            report.spans_rejected += grpc::export(url, request)?;
         }
         Target::File(path) => {
             let mut f = std::fs::OpenOptions::new()
