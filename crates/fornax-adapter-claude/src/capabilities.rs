@@ -72,6 +72,47 @@ pub(crate) fn transcript() -> RuntimeCapabilities {
         )
 }
 
+/// A hook log imported after the fact: the hooks its logging script was configured for are not
+/// known, so what the log can show is declared from what it holds for the session. Without a
+/// PostToolUse payload, successful results (and the file edits they report) are not in the
+/// capture, even when failures are (PostToolUseFailure).
+pub(crate) fn hook_log(seen: &crate::hooks::Seen) -> RuntimeCapabilities {
+    let mut caps = hooks();
+    let calls = seen.pre || seen.post || seen.failure;
+    if !calls {
+        caps = caps.declare(
+            SignalClass::ToolInvocation,
+            Unavailable,
+            "this hook log holds no PreToolUse, PostToolUse or PostToolUseFailure payload for the \
+             session: its tool calls are not in the capture",
+        );
+    } else if !seen.pre {
+        caps = caps.declare(
+            SignalClass::ToolInvocation,
+            Available,
+            "no PreToolUse in this hook log: calls are recorded from their results' tool_input",
+        );
+    }
+    if !seen.post {
+        let what = if seen.failure {
+            "only PostToolUseFailure payloads in this hook log for the session: failures are \
+             captured, successful results are not"
+        } else {
+            "no PostToolUse payload in this hook log for the session: tool results are not in \
+             the capture"
+        };
+        caps = caps
+            .declare(SignalClass::ToolOutput, Unavailable, what)
+            .declare(
+                SignalClass::FileMutation,
+                Unavailable,
+                "file edits are read from PostToolUse results, and this hook log holds none for \
+                 the session",
+            );
+    }
+    caps
+}
+
 /// Hook payloads delivered on a hook command's stdin.
 pub(crate) fn hooks() -> RuntimeCapabilities {
     RuntimeCapabilities::new(Provider::ClaudeCode, SourceKind::HookStream)

@@ -1,7 +1,7 @@
 //! Small total helpers shared by both transports: field access that never panics, text
 //! capping, content-block flattening, exit-code reading, usage conversion and stable keys.
 
-use fornax_types::{EvidenceStrength, ExitCode, TextValue, Usage};
+use fornax_types::{EvidenceStrength, ExitCode, TextValue, TokenCounts, Usage};
 use serde_json::Value;
 
 /// This implementation's version (not Claude Code's).
@@ -136,6 +136,26 @@ pub(crate) fn usage_from(u: &Value) -> Option<Usage> {
         reasoning_output_tokens: thinking.filter(|t| output.is_none_or(|o| *t <= o)),
     };
     (!usage.is_empty()).then_some(usage)
+}
+
+/// The disjoint token kinds of an Anthropic `usage` object (its `input_tokens` already
+/// excludes both cache kinds), for a usage fact.
+pub(crate) fn token_counts_from(u: &Value) -> Option<TokenCounts> {
+    if !u.is_object() {
+        return None;
+    }
+    let output = get_u64(u, "output_tokens").unwrap_or(0);
+    let counts = TokenCounts {
+        input: get_u64(u, "input_tokens").unwrap_or(0),
+        output,
+        cache_creation: get_u64(u, "cache_creation_input_tokens").unwrap_or(0),
+        cache_read: get_u64(u, "cache_read_input_tokens").unwrap_or(0),
+        reasoning: u
+            .get("output_tokens_details")
+            .and_then(|d| get_u64(d, "thinking_tokens"))
+            .filter(|t| *t <= output),
+    };
+    Some(counts)
 }
 
 /// FNV-1a over the parts (separated), as 16 hex digits: a stable, dependency-free digest for

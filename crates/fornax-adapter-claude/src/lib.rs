@@ -7,7 +7,9 @@
 //!   files under `~/.claude/projects/`, including subagent (sidechain) files, from 2.0.x to
 //!   2.1.x shapes.
 //! * [`ClaudeHookAdapter`] (`claude-hook`, [`SourceKind::HookStream`]): one JSON payload per
-//!   hook event, whether one adapter lives for the whole stream or a fresh one runs per event.
+//!   hook event, whether one adapter lives for the whole stream or a fresh one runs per event;
+//!   also hook logs that logging scripts dump as JSON arrays (one file per event type), read
+//!   as one source per session in an order rebuilt from the files (`hooks::dump`).
 //!
 //! The same fact seen through both gets the same item key (`call:<tool_use_id>`,
 //! `out:<tool_use_id>`) and the same value, so consumers that upsert by `(session, key)` record
@@ -71,7 +73,9 @@ pub fn descriptors() -> Vec<AdapterDescriptor> {
             create: || Box::new(ClaudeHookAdapter::default()),
             default_roots: &[],
             file_suffixes: &[],
-            tree: None,
+            // Hook logs (JSON arrays of payloads, one file per event type) are read as a
+            // dump: one source per session, ordered by `hooks::dump`.
+            tree: Some(hooks::dump::TREE),
         },
     ]
 }

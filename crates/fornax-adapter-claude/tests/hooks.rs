@@ -255,3 +255,176 @@ fn documented_but_unmapped_events_are_ignored_and_unknown_ones_unrecognized() {
         }
     );
 }
+
+/// Each event through one adapter, as read from a hook log (a dump: records carry a member).
+fn run_logged(events: &[Value]) -> Vec<IngestMessage> {
+    let source = SourceId::new("dump");
+    let mut adapter = ClaudeHookAdapter::default();
+    events
+        .iter()
+        .enumerate()
+        .flat_map(|(i, v)| {
+            let record = RecordRef::new(source.clone(), i as u64);
+            let mut native = NativeRecord::new(&record, v);
+            native.member = Some("post_tool_use.json");
+            adapter.normalize("", &native).messages()
+        })
+        .collect()
+}
+
+fn hook_event(event: &str, extra: Value) -> Value {
+    let mut v = json!({"session_id": "s-pair", "cwd": "/w", "hook_event_name": event});
+    for (k, x) in extra.as_object().unwrap() {
+        v[k] = x.clone();
+    }
+    v
+}
+
+#[test]
+fn a_result_without_its_call_still_records_the_call() {
+    let post = hook_event(
+        "PostToolUse",
+        json!({"tool_name": "Bash", "tool_use_id": "toolu_9",
+            "tool_input": {"command": "cargo test"},
+            "tool_response": {"stdout": "test result: ok. 3 passed; 0 failed", "stderr": ""}}),
+    );
+    let msgs = run(
+        &mut ClaudeHookAdapter::default(),
+        std::slice::from_ref(&post),
+    );
+    let by = by_key(&msgs);
+    let call = by
+        .get("call:toolu_9")
+        .expect("the call is recorded from its result");
+    assert!(matches!(call.semantic.value, SemanticValue::ShellCall(_)));
+    assert!(by.contains_key("out:toolu_9"));
+    // With its PreToolUse seen, the result adds no second call.
+    let pre = hook_event(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_use_id": "toolu_9", "tool_input": {"command": "cargo test"}}),
+    );
+    let msgs = run(&mut ClaudeHookAdapter::default(), &[pre, post]);
+    let calls = items(&msgs)
+        .into_iter()
+        .filter(|i| i.key == "call:toolu_9")
+        .count();
+    assert_eq!(calls, 1);
+}
+
+#[test]
+fn results_without_tool_use_id_pair_with_their_call_in_order() {
+    let call = |cmd: &str| {
+        hook_event(
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_input": {"command": cmd}}),
+        )
+    };
+    let result = |cmd: &str, out: &str| {
+        hook_event(
+            "PostToolUse",
+            json!({"tool_name": "Bash", "tool_input": {"command": cmd},
+                "tool_response": {"stdout": out, "stderr": ""}}),
+        )
+    };
+    let msgs = run(
+        &mut ClaudeHookAdapter::default(),
+        &[
+            call("ls"),
+            call("make"),
+            call("ls"),
+            result("ls", "first"),
+            result("make", "built"),
+            result("ls", "second"),
+        ],
+    );
+    let keys: Vec<&str> = items(&msgs).iter().map(|i| i.key.as_str()).collect();
+    let suffix = |k: &str| k.split_once(':').unwrap().1.to_string();
+    let calls: Vec<String> = keys
+        .iter()
+        .filter(|k| k.starts_with("call:"))
+        .map(|k| suffix(k))
+        .collect();
+    let outs: Vec<String> = keys
+        .iter()
+        .filter(|k| k.starts_with("out:"))
+        .map(|k| suffix(k))
+        .collect();
+    assert_eq!(calls.len(), 3, "no call invented: {keys:?}");
+    // The first `ls` result answers the first `ls` call, `make` its own, the second `ls` the
+    // second.
+    assert_eq!(
+        outs,
+        vec![calls[0].clone(), calls[1].clone(), calls[2].clone()]
+    );
+}
+
+#[test]
+fn a_hook_log_declares_what_it_holds() {
+    let failure = hook_event(
+        "PostToolUseFailure",
+        json!({"tool_name": "Bash", "tool_use_id": "t1", "tool_input": {"command": "git push"},
+            "error": "Exit code 1\nerror: RPC failed"}),
+    );
+    let msgs = run_logged(std::slice::from_ref(&failure));
+    let caps: Vec<&fornax_types::RuntimeCapabilities> = msgs
+        .iter()
+        .filter_map(|m| match m {
+            IngestMessage::Capabilities(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    let last = caps.last().expect("declared");
+    use fornax_types::{SignalAvailability, SignalClass};
+    assert_eq!(
+        last.availability(&SignalClass::ToolOutput),
+        SignalAvailability::Unavailable,
+        "only failures are in this capture"
+    );
+    assert_eq!(
+        last.availability(&SignalClass::ToolInvocation),
+        SignalAvailability::Available
+    );
+    assert_eq!(
+        last.availability(&SignalClass::FileMutation),
+        SignalAvailability::Unavailable
+    );
+    // Its order was rebuilt from the files: what it published is heuristic.
+    assert!(items(&msgs)
+        .iter()
+        .all(|i| i.semantic.evidence_strength == EvidenceStrength::Heuristic));
+    // A success later in the log: declared again, results now available.
+    let success = hook_event(
+        "PostToolUse",
+        json!({"tool_name": "Bash", "tool_use_id": "t2", "tool_input": {"command": "ls"},
+            "tool_response": {"stdout": "a", "stderr": ""}}),
+    );
+    let msgs = run_logged(&[failure, success]);
+    let last = msgs
+        .iter()
+        .filter_map(|m| match m {
+            IngestMessage::Capabilities(c) => Some(c),
+            _ => None,
+        })
+        .next_back()
+        .unwrap();
+    assert_eq!(
+        last.availability(&SignalClass::ToolOutput),
+        SignalAvailability::Available
+    );
+    // Live hooks keep the fixed declaration (their configuration is Fornax's own).
+    let live = run(
+        &mut ClaudeHookAdapter::default(),
+        &[hook_event("SessionStart", json!({"source": "startup"}))],
+    );
+    let caps = live
+        .iter()
+        .find_map(|m| match m {
+            IngestMessage::Capabilities(c) => Some(c),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(
+        caps.availability(&SignalClass::ToolOutput),
+        SignalAvailability::Available
+    );
+}

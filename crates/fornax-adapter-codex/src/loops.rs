@@ -8,8 +8,12 @@
 //!   previous loop without an outcome: the file never says how it ended.
 //! * Usage is the sum of `token_count.info.last_token_usage` within the loop. Codex repeats a
 //!   `token_count` with unchanged session totals; such a repeat is not summed again.
+//! * Each `token_count` is also one usage fact: the step of the session-cumulative
+//!   `total_token_usage` since the previous report (the first report of a file, with nothing
+//!   before it, counts its `last_token_usage`), keyed by the session and the cumulative total,
+//!   so a resumed or copied rollout that repeats a report repeats its key.
 
-use fornax_types::{IngestMessage, Loop, LoopEnd, LoopOutcome, Usage};
+use fornax_types::{IngestMessage, Loop, LoopEnd, LoopOutcome, TokenCounts, Usage, UsageFact};
 use serde_json::Value;
 
 use crate::adapter::{CodexAdapter, Ctx, Handled};
@@ -159,6 +163,7 @@ impl CodexAdapter {
         if total.is_some() {
             self.st.last_total = total;
         }
+        self.usage_fact(info, cx);
         let Some(last) = info.get("last_token_usage").and_then(usage_of) else {
             return Handled::Ignored("token_count without per-request usage");
         };
@@ -176,6 +181,49 @@ impl CodexAdapter {
             return Handled::Done;
         }
         Handled::Ignored("usage reported before any loop")
+    }
+
+    /// Emits the usage fact of one (not repeated) `token_count`.
+    fn usage_fact(&mut self, info: &Value, cx: &mut Ctx<'_>) {
+        let total = info.get("total_token_usage").and_then(counts_of);
+        let last = info.get("last_token_usage").and_then(counts_of);
+        let step = match (total, self.st.last_counts) {
+            (Some(t), Some(prev)) if t.total() >= prev.total() => Some(t.minus(&prev)),
+            _ => last.or(total),
+        };
+        if total.is_some() {
+            self.st.last_counts = total;
+        }
+        let Some(tokens) = step.filter(|t| !t.is_zero()) else {
+            return;
+        };
+        let session = self.session_ref();
+        let key = match total {
+            Some(t) => format!(
+                "{}:total:{}:{}:{}",
+                session.native_id,
+                t.total(),
+                t.output,
+                t.cache_read
+            ),
+            None => format!("{}:{}", session.native_id, cx.positional_key("usage")),
+        };
+        let loop_position = self
+            .st
+            .current
+            .as_ref()
+            .or(self.st.last.as_ref())
+            .map(|l| l.lp.position);
+        cx.out.push(IngestMessage::Usage(UsageFact {
+            session,
+            key,
+            loop_position,
+            at: cx.at.clone(),
+            model: self.st.model.clone(),
+            tokens,
+            reported_cost_usd: None,
+            record: cx.record.clone(),
+        }));
     }
 
     pub(crate) fn mark_error(&mut self) {
@@ -200,6 +248,29 @@ fn usage_of(v: &Value) -> Option<Usage> {
         reasoning_output_tokens: reasoning,
     };
     (!usage.is_empty()).then_some(usage)
+}
+
+/// One usage observation as disjoint token kinds: Codex's `input_tokens` includes
+/// `cached_input_tokens` (and `cache_write_input_tokens` where written), which are taken out.
+fn counts_of(v: &Value) -> Option<TokenCounts> {
+    if !v.is_object() {
+        return None;
+    }
+    let get = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let input = get("input_tokens");
+    let cache_read = get("cached_input_tokens").min(input);
+    let cache_creation = get("cache_write_input_tokens").min(input - cache_read);
+    let output = get("output_tokens");
+    Some(TokenCounts {
+        input: input - cache_read - cache_creation,
+        output,
+        cache_creation,
+        cache_read,
+        reasoning: v
+            .get("reasoning_output_tokens")
+            .and_then(Value::as_u64)
+            .map(|r| r.min(output)),
+    })
 }
 
 #[cfg(test)]

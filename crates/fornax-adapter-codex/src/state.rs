@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use fornax_types::{Item, Loop, RecordRef, Session, Usage};
+use fornax_types::{Item, Loop, RecordRef, Session, TokenCounts, Usage};
 use serde::{Deserialize, Serialize};
 
 use crate::bounded::Bounded;
@@ -44,6 +44,10 @@ pub(crate) struct State {
     /// The last session-cumulative usage seen: Codex repeats a `token_count` with the same
     /// totals, and a repeat must not be summed twice.
     pub last_total: Option<Usage>,
+    /// The last session-cumulative usage as disjoint token kinds: each `token_count`'s usage
+    /// fact is the step from it.
+    #[serde(default)]
+    pub last_counts: Option<TokenCounts>,
 }
 
 /// One loop while it is open (or just closed).

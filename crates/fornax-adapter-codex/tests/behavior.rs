@@ -7,7 +7,7 @@ use fornax_adapter_conformance::{load_fixtures, replay};
 use fornax_types::evidence::{FileDiffPayload, FileOperation};
 use fornax_types::{
     EvidenceKind, EvidenceStrength, IngestMessage, Item, Loop, LoopOutcome, ReasoningMode, Role,
-    SemanticValue, Session, ToolOutputValue,
+    SemanticValue, Session, ToolOutputValue, UsageFact,
 };
 
 /// The final state of every item, loop and evidence after replaying a fixture (later
@@ -17,6 +17,7 @@ struct Projection {
     items: Vec<Item>,
     loops: Vec<Loop>,
     files: Vec<(String, FileDiffPayload, Option<String>)>,
+    usage: Vec<UsageFact>,
     caps: usize,
 }
 
@@ -77,6 +78,7 @@ fn project(name: &str) -> Projection {
         items: vec![],
         loops: vec![],
         files: vec![],
+        usage: vec![],
         caps: 0,
     };
     for msg in replayed.messages() {
@@ -106,10 +108,29 @@ fn project(name: &str) -> Projection {
                 p.files
                     .push((e.id.clone(), e.payload_as().unwrap(), e.item_key.clone()));
             }
+            IngestMessage::Usage(u) => {
+                p.usage.retain(|x| x.key != u.key);
+                p.usage.push(u.clone());
+            }
             other => panic!("unexpected message {}", other.type_name()),
         }
     }
     p
+}
+
+/// `token_count` totals are cumulative: each report's fact is its step, so the facts add up to
+/// the session's last total (input without the cached part), each with its own key.
+#[test]
+fn token_counts_become_one_fact_per_step() {
+    let p = project("gen_0_14x_turns");
+    assert_eq!(p.usage.len(), 3);
+    let sum = |f: fn(&UsageFact) -> u64| p.usage.iter().map(f).sum::<u64>();
+    assert_eq!(sum(|u| u.tokens.input), 50_000 - 10_000);
+    assert_eq!(sum(|u| u.tokens.cache_read), 10_000);
+    assert_eq!(sum(|u| u.tokens.output), 200);
+    assert_eq!(sum(|u| u.tokens.reasoning.unwrap_or(0)), 60);
+    assert_eq!(p.usage[1].tokens.input, 16_300 - 3_500);
+    assert!(p.usage.iter().all(|u| u.at.is_some() && u.model.is_some()));
 }
 
 #[test]

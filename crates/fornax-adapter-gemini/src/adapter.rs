@@ -20,7 +20,7 @@ use fornax_types::{
     AgentAdapter, CapabilityProbe, EvidenceStrength, ExitCode, IngestMessage, Item, Loop, LoopEnd,
     LoopOutcome, NativeRecord, NormalizationOutcome, Provider, ReasoningMode, ReasoningValue,
     RecordRef, Role, RuntimeCapabilities, Semantic, SemanticValue, Session, SessionRef,
-    ShellCallValue, TextValue, ToolCallValue, ToolOutputValue, Usage,
+    ShellCallValue, TextValue, TokenCounts, ToolCallValue, ToolOutputValue, Usage, UsageFact,
 };
 use serde_json::{Map, Value};
 
@@ -108,6 +108,43 @@ fn usage_of(value: Option<&Value>) -> Option<Usage> {
         reasoning_output_tokens: thoughts,
     };
     (!usage.is_empty() && usage.validate().is_ok()).then_some(usage)
+}
+
+/// The usage fact of a Gemini reply, keyed by its message within the session (a re-appended
+/// copy of the reply replaces it). `input` includes `cached`, which is taken out; tool-use
+/// prompt tokens are input; thoughts are billed as output, so output is their sum.
+fn usage_fact(
+    ctx: &Ctx<'_>,
+    msg: &Map<String, Value>,
+    loop_position: Option<u32>,
+) -> Option<UsageFact> {
+    let obj = msg.get("tokens")?.as_object()?;
+    let n = |k: &str| obj.get(k).and_then(Value::as_u64);
+    let input = n("input").unwrap_or(0);
+    let cached = n("cached").unwrap_or(0).min(input);
+    let thoughts = n("thoughts");
+    let tokens = TokenCounts {
+        input: (input - cached).saturating_add(n("tool").unwrap_or(0)),
+        output: n("output")
+            .unwrap_or(0)
+            .saturating_add(thoughts.unwrap_or(0)),
+        cache_creation: 0,
+        cache_read: cached,
+        reasoning: thoughts,
+    };
+    if tokens.is_zero() {
+        return None;
+    }
+    Some(UsageFact {
+        session: ctx.session.clone(),
+        key: format!("{}:{}", ctx.session.native_id, ctx.message),
+        loop_position,
+        at: ctx.at.clone(),
+        model: str_field(msg, "model").map(bounded),
+        tokens,
+        reported_cost_usd: None,
+        record: ctx.record.clone(),
+    })
 }
 
 /// Tool call statuses after which the call will not change.
@@ -482,6 +519,10 @@ impl GeminiAdapter {
             if !republished {
                 out.push(IngestMessage::Item(demoted));
             }
+        }
+        let loop_position = self.state.current.as_ref().map(|o| o.published.position);
+        if let Some(fact) = usage_fact(ctx, msg, loop_position) {
+            out.push(IngestMessage::Usage(fact));
         }
         let Some(open) = self.state.current.as_mut() else {
             return out;

@@ -22,7 +22,7 @@ use fornax_types::{
     AgentAdapter, CapabilityProbe, EvidenceStrength, ExitCode, IngestMessage, Item, Loop, LoopEnd,
     LoopOutcome, NativeRecord, NormalizationOutcome, Provider, ReasoningMode, ReasoningValue,
     RecordRef, Role, RuntimeCapabilities, Semantic, SemanticValue, Session, SessionRef,
-    ShellCallValue, TextValue, ToolCallValue, ToolOutputValue, Usage,
+    ShellCallValue, TextValue, TokenCounts, ToolCallValue, ToolOutputValue, Usage, UsageFact,
 };
 use serde_json::{Map, Value};
 
@@ -115,6 +115,48 @@ fn usage_of(value: Option<&Value>) -> Option<Usage> {
         reasoning_output_tokens: None,
     };
     (!usage.is_empty()).then_some(usage)
+}
+
+/// The usage fact of an assistant message: Pi's kinds are already disjoint (`input` excludes
+/// `cacheRead` and `cacheWrite`), and Pi writes its own cost (`usage.cost.total`). The key is
+/// the provider's `responseId` where written (a copied session keeps it), else the entry id
+/// within the session.
+fn usage_fact(
+    ctx: &Ctx<'_>,
+    msg: &Map<String, Value>,
+    loop_position: Option<u32>,
+    model: Option<&str>,
+) -> Option<UsageFact> {
+    let obj = msg.get("usage")?.as_object()?;
+    let n = |k: &str| obj.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let tokens = TokenCounts {
+        input: n("input"),
+        output: n("output"),
+        cache_creation: n("cacheWrite"),
+        cache_read: n("cacheRead"),
+        reasoning: None,
+    };
+    if tokens.is_zero() {
+        return None;
+    }
+    let key = match str_field(msg, "responseId") {
+        Some(id) => format!("response:{}", bounded(id)),
+        None => format!("{}:{}", ctx.session.native_id, ctx.entry),
+    };
+    Some(UsageFact {
+        session: ctx.session.clone(),
+        key,
+        loop_position,
+        at: ctx.at.clone(),
+        model: model.map(str::to_string),
+        tokens,
+        reported_cost_usd: obj
+            .get("cost")
+            .and_then(|c| c.get("total"))
+            .and_then(Value::as_f64)
+            .filter(|c| c.is_finite() && *c >= 0.0),
+        record: ctx.record.clone(),
+    })
 }
 
 fn outcome_of(stop_reason: Option<&str>) -> Option<LoopOutcome> {
@@ -353,6 +395,9 @@ impl PiAdapter {
         let model = str_field(msg, "model").map(bounded);
         if model.is_some() {
             self.state.model = model.clone();
+        }
+        if let Some(fact) = usage_fact(ctx, msg, loop_position, model.as_deref()) {
+            out.push(IngestMessage::Usage(fact));
         }
         let Some(open) = self.state.current.as_mut() else {
             return out;

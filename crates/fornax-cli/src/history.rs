@@ -139,7 +139,8 @@ impl EvidenceSink for StoreHistory {
 
 /// Stores a run Fornax performed: with a session, its evidence and its re-check row together;
 /// without one, nothing (evidence must belong to an indexed session). Judges nothing: no
-/// finding changes because of a run. Returns whether anything was stored.
+/// finding changes because of a run. Returns whether anything was stored. A run's output and
+/// arguments are native text like any other: both are redacted before they are stored.
 pub fn store_run(
     db: &Path,
     recheck: Option<&Recheck>,
@@ -149,7 +150,11 @@ pub fn store_run(
         return Ok(false);
     };
     let mut store = Store::open(db).map_err(|e| e.to_string())?;
-    match store.add_recheck(recheck, evidence) {
+    let redactor = fornax_redact::Redactor::new();
+    let mut counts = fornax_redact::RedactionCounts::default();
+    let recheck = redactor.redact(recheck.clone(), &mut counts);
+    let evidence = redactor.redact_all(evidence.iter().cloned(), &mut counts);
+    match store.add_recheck(&recheck, &evidence) {
         Ok(_) => Ok(true),
         // A run tied to no indexed session has nowhere to go.
         Err(fornax_store::StoreError::NoSuchSession(_)) => Ok(false),

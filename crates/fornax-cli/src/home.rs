@@ -7,7 +7,7 @@ use anyhow::Context as _;
 use crate::error::CliError;
 
 /// `config.toml`'s schema is shared with the hook, which must read it exactly as we do.
-pub use fornax_hook::config::Config;
+pub use fornax_live::config::Config;
 
 #[derive(Debug)]
 pub struct Context {
@@ -18,7 +18,7 @@ pub struct Context {
 
 /// The default home when neither `--home` nor `FORNAX_HOME` is given.
 pub fn default_home() -> PathBuf {
-    fornax_hook::default_home()
+    fornax_live::default_home()
 }
 
 impl Context {

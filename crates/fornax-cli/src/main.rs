@@ -17,6 +17,8 @@ mod error;
 mod history;
 mod home;
 mod output;
+#[cfg(test)]
+mod reference;
 mod registry;
 
 use std::path::PathBuf;
@@ -26,6 +28,20 @@ use clap::{Parser, Subcommand};
 
 use crate::error::CliError;
 
+/// Shown under `fornax --help`.
+const EXAMPLES: &str = "\
+Examples:
+  fornax demo                        the whole pipeline on sample sessions (no set-up)
+  fornax scan                        index and verify every supported agent's sessions
+  fornax findings                    what to believe, most urgent first
+  fornax findings --since 2d --verdict contradicted,review
+  fornax findings latest --verbose   the latest session, with evidence ids
+  fornax sessions --provider codex --limit 5
+  fornax search \"all tests pass\" --project ledger
+  fornax show latest                 a session's timeline with its verdicts
+  fornax ui                          the same in your browser
+  fornax help verdicts               what the five verdicts mean";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "fornax",
@@ -33,7 +49,10 @@ use crate::error::CliError;
     about = "Local-first integrity monitor and trace index for AI coding agents",
     long_about = "Fornax indexes what coding agents (Claude Code, Codex CLI, GitHub Copilot CLI, Cursor, Pi, opencode, Gemini CLI) \
                   record, extracts the claims they make, and checks each claim against the evidence \
-                  with one of five verdicts: VERIFIED, UNVERIFIED, CONTRADICTED, REVIEW, UNAVAILABLE."
+                  with one of five verdicts: CONTRADICTED, REVIEW, UNVERIFIED, UNAVAILABLE, VERIFIED \
+                  (`fornax help verdicts`).",
+    disable_help_subcommand = true,
+    after_help = EXAMPLES
 )]
 pub struct Cli {
     /// Print machine-readable JSON.
@@ -50,17 +69,26 @@ pub struct Cli {
 enum Command {
     /// Find agent sessions, index them and verify the claims in them.
     Scan(cmd::scan::ScanArgs),
-    /// List indexed sessions.
+    /// List indexed sessions, the most recent first.
+    #[command(
+        after_help = "Examples:\n  fornax sessions\n  fornax sessions --since yesterday --provider claude\n  fornax sessions --verdict contradicted --limit all\n  fornax sessions --project ledger --json"
+    )]
     Sessions(cmd::sessions::SessionsArgs),
     /// Show one session's timeline with verdicts inline.
     Show(cmd::show::ShowArgs),
     /// Search human and agent text (substrings match).
+    #[command(
+        after_help = "Examples:\n  fornax search \"all tests pass\"\n  fornax search migration --since 1w --provider codex\n  fornax search \"permission denied\" --include-output"
+    )]
     Search(cmd::search::SearchArgs),
     /// Run one read-only SQL statement over the public schema.
     Query(cmd::query::QueryArgs),
     /// List the public schema's relations and columns.
     Schema,
-    /// List findings (one verdict per claim).
+    /// List findings (one verdict per claim), the most urgent first.
+    #[command(
+        after_help = "Examples:\n  fornax findings\n  fornax findings latest\n  fornax findings --verdict contradicted,review --since 2d\n  fornax findings 5b7c1f0e --verbose\n  fornax findings --json --limit all"
+    )]
     Findings(cmd::findings::FindingsArgs),
     /// Summarize verdicts (or print a status line for Claude Code).
     Status(cmd::status::StatusArgs),
@@ -88,6 +116,21 @@ enum Command {
     Export(cmd::export::ExportArgs),
     /// Mirror the store into a team's PostgreSQL.
     Sync(cmd::sync::SyncArgs),
+    /// Open the local web dashboard (read-only; this machine only).
+    #[command(
+        after_help = "Examples:\n  fornax ui            print the address (with this home's token) and serve until Ctrl-C\n  fornax ui --open     and open it in the default browser\n  fornax ui --port 8700"
+    )]
+    Ui(cmd::ui::UiArgs),
+    /// Show the effective configuration, its file, and what each key does.
+    Config(cmd::config::ConfigArgs),
+    /// Explain a topic (`verdicts`, `filters`) or a command.
+    Help(cmd::help::HelpArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(cmd::help::CompletionsArgs),
+    /// Print the man page (roff): `fornax man > ~/.local/share/man/man1/fornax.1`.
+    Man,
+    /// Tokens and cost per day, month, session or 5-hour block.
+    Usage(cmd::usage::UsageArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -97,6 +140,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Export(args) => cmd::export::run(&ctx, args),
         Command::Sync(args) => cmd::sync::run(&ctx, args),
         Command::Sessions(args) => cmd::sessions::run(&ctx, args),
+        Command::Usage(args) => cmd::usage::run(&ctx, args),
         Command::Show(args) => cmd::show::run(&ctx, args),
         Command::Search(args) => cmd::search::run(&ctx, args),
         Command::Query(args) => cmd::query::run(&ctx, args),
@@ -118,6 +162,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Mcp => cmd::cap::mcp(&ctx),
         Command::Verify(args) => cmd::cap::verify(&ctx, args),
         Command::Doctor => cmd::doctor::run(&ctx),
+        Command::Ui(args) => cmd::ui::run(&ctx, args),
+        Command::Config(args) => cmd::config::run(&ctx, args),
+        // Answered in `main` before any context: they need no home.
+        Command::Help(_) | Command::Completions(_) | Command::Man => Ok(()),
     }
 }
 
@@ -137,6 +185,17 @@ fn main() -> ExitCode {
             let _ = e.print();
             return ExitCode::from(code);
         }
+    };
+    let finish = |result: Result<(), CliError>| match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => e.report(),
+    };
+    // Help, completions and the man page need no home (and no valid config).
+    let cli = match cli.command {
+        Command::Help(args) => return finish(cmd::help::run(args)),
+        Command::Completions(args) => return finish(cmd::help::completions(args)),
+        Command::Man => return finish(cmd::help::man()),
+        _ => cli,
     };
     if let Command::Hook(args) = &cli.command {
         // Hooks run inside the agent's loop: they must never fail it.

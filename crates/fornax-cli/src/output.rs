@@ -5,10 +5,23 @@ use std::io::Write;
 use anstream::{eprintln, println};
 use owo_colors::OwoColorize;
 
-/// Prints a value as pretty JSON on stdout.
+/// The version of the shape of every `--json` output. It changes only when a field is
+/// removed, renamed or changes meaning; new fields may appear at any version.
+pub const JSON_SCHEMA_VERSION: u32 = 1;
+
+/// Prints a value as pretty JSON on stdout. An object starts with `schema_version`.
 pub fn json<T: serde::Serialize>(value: &T) {
-    let text =
-        serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    let text = match serde_json::to_value(value) {
+        Ok(serde_json::Value::Object(fields)) => {
+            let mut versioned = serde_json::Map::with_capacity(fields.len() + 1);
+            versioned.insert("schema_version".into(), JSON_SCHEMA_VERSION.into());
+            versioned.extend(fields.into_iter().filter(|(k, _)| k != "schema_version"));
+            serde_json::to_string_pretty(&versioned)
+        }
+        Ok(other) => serde_json::to_string_pretty(&other),
+        Err(e) => Err(e),
+    }
+    .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{text}");
 }
@@ -34,13 +47,112 @@ pub fn heading(text: &str) {
 
 /// A verdict, colored by meaning.
 pub fn verdict(v: &str) -> String {
+    paint(v, v)
+}
+
+/// `text` in the color of verdict `v`.
+fn paint(v: &str, text: &str) -> String {
     match v {
-        "VERIFIED" => v.green().bold().to_string(),
-        "CONTRADICTED" => v.red().bold().to_string(),
-        "REVIEW" => v.yellow().bold().to_string(),
-        "UNAVAILABLE" => v.magenta().to_string(),
-        _ => v.dimmed().to_string(),
+        "VERIFIED" => text.green().bold().to_string(),
+        "CONTRADICTED" => text.red().bold().to_string(),
+        "REVIEW" => text.yellow().bold().to_string(),
+        "UNAVAILABLE" => text.magenta().to_string(),
+        _ => text.dimmed().to_string(),
     }
+}
+
+/// A verdict with its mark: `✘ CONTRADICTED`.
+pub fn badge(v: &str) -> String {
+    let mark = fornax_types::Verdict::parse(v).map_or("", verdict_mark);
+    paint(v, &format!("{mark} {v}"))
+}
+
+fn verdict_mark(v: fornax_types::Verdict) -> &'static str {
+    fornax_ui::present::verdict::symbol(v)
+}
+
+/// Verdict counts as marks, most urgent first: `✘1 ?2 ✔5` (`-` when there are none).
+pub fn verdict_marks(counts: &std::collections::BTreeMap<String, i64>) -> String {
+    let parts: Vec<String> = fornax_ui::present::verdict::ordered_counts(counts)
+        .into_iter()
+        .map(|(v, n)| paint(v.as_str(), &format!("{}{n}", verdict_mark(v))))
+        .collect();
+    if parts.is_empty() {
+        dim("-")
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// Verdict counts in words, most urgent first: `✘ 1 contradicted · ✔ 5 verified`.
+pub fn verdict_summary(counts: &std::collections::BTreeMap<String, i64>) -> String {
+    fornax_ui::present::verdict::ordered_counts(counts)
+        .into_iter()
+        .map(|(v, n)| {
+            paint(
+                v.as_str(),
+                &format!("{} {n} {}", verdict_mark(v), v.as_str().to_lowercase()),
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+pub fn bold(text: &str) -> String {
+    text.bold().to_string()
+}
+
+/// `text` with each case-insensitive occurrence of `needle` emphasized.
+pub fn highlight(text: &str, needle: &str) -> String {
+    let lower = text.to_lowercase();
+    let needle = needle.to_lowercase();
+    if needle.is_empty() || lower.len() != text.len() {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut at = 0;
+    while let Some(found) = lower[at..].find(&needle) {
+        let start = at + found;
+        let end = start + needle.len();
+        out.push_str(&text[at..start]);
+        out.push_str(&(&text[start..end]).yellow().bold().to_string());
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// The width to lay text out in: `COLUMNS` when set, else the terminal's, else 100.
+pub fn width() -> usize {
+    if let Some(n) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|n| *n >= 20)
+    {
+        return n;
+    }
+    terminal_size::terminal_size_of(std::io::stdout())
+        .map(|(w, _)| usize::from(w.0))
+        .filter(|n| *n >= 20)
+        .unwrap_or(100)
+}
+
+/// Prints `text` wrapped to the width, the first line after `first`, the rest after `rest`;
+/// `style` is applied to each line's text (not its indent).
+pub fn wrapped(text: &str, first: &str, rest: &str, style: fn(&str) -> String) {
+    for (i, l) in fornax_ui::present::text::wrap(text, width(), first, rest)
+        .iter()
+        .enumerate()
+    {
+        let indent = if i == 0 { first } else { rest };
+        let body = l.strip_prefix(indent).unwrap_or(l);
+        println!("{indent}{}", style(body));
+    }
+}
+
+/// Text unchanged (a `style` for [`wrapped`]).
+pub fn plain(text: &str) -> String {
+    text.to_string()
 }
 
 pub fn dim(text: &str) -> String {
@@ -74,8 +186,9 @@ pub fn table(headers: &[&str], rows: &[Vec<String>]) {
     }
 }
 
+/// Terminal columns `s` takes, ANSI color codes left out.
 fn visible_width(s: &str) -> usize {
-    let mut width = 0;
+    let mut plain = String::with_capacity(s.len());
     let mut in_escape = false;
     for c in s.chars() {
         if in_escape {
@@ -85,10 +198,10 @@ fn visible_width(s: &str) -> usize {
         } else if c == '\u{1b}' {
             in_escape = true;
         } else {
-            width += 1;
+            plain.push(c);
         }
     }
-    width
+    fornax_ui::present::text::width(&plain)
 }
 
 fn pad(s: &str, width: usize) -> String {
@@ -122,4 +235,9 @@ pub fn recheck_line(r: &fornax_store::RecheckRow) -> String {
         "re-checked {date}: {phrase} — {} [{}{trust}]",
         r.summary, r.capability_id
     )
+}
+
+/// A progress note on stderr (not a warning: nothing is wrong).
+pub fn note(message: &str) {
+    eprintln!("{} {message}", "note:".cyan().bold());
 }

@@ -80,7 +80,7 @@ fn dependency_violations(crates: &[(String, Vec<String>, Vec<String>)]) -> Vec<S
         {
             v.push(format!("{name}: only fornax-store may touch SQLite"));
         }
-        if name == "fornax-hook" {
+        if name == "fornax-live" {
             // Every hook process loads this crate's whole tree: keep it to these.
             for d in deps {
                 if !matches!(
@@ -88,7 +88,7 @@ fn dependency_violations(crates: &[(String, Vec<String>, Vec<String>)]) -> Vec<S
                     "serde" | "serde_json" | "thiserror" | "dirs" | "toml"
                 ) {
                     v.push(format!(
-                        "{name}: the hook binary must start fast; it may not depend on {d}"
+                        "{name}: the live protocol is loaded by every hook process; it may not depend on {d}"
                     ));
                 }
             }
@@ -97,6 +97,22 @@ fn dependency_violations(crates: &[(String, Vec<String>, Vec<String>)]) -> Vec<S
         if name != "fornax-cli" && deps.iter().any(|d| d == "fornax-export") {
             v.push(format!(
                 "{name}: only the binary depends on fornax-export (data flows out, never back)"
+            ));
+        }
+        if name == "fornax-hook" && deps.iter().any(|d| d != "fornax-live") {
+            v.push(format!(
+                "{name}: the hook binary depends on fornax-live alone, not {}",
+                deps.join(", ")
+            ));
+        }
+        if name != "fornax-hook" && deps.iter().chain(dev_deps).any(|d| d == "fornax-hook") {
+            v.push(format!(
+                "{name}: nothing depends on the hook binary's crate (use fornax-live)"
+            ));
+        }
+        if deps.iter().chain(dev_deps).any(|d| d == "fornax-fuzz") {
+            v.push(format!(
+                "{name}: nothing depends on the fuzz targets' crate"
             ));
         }
         if deps.iter().any(|d| d == "fornax-adapter-conformance") {
@@ -153,9 +169,24 @@ fn the_dependency_check_catches_each_kind_of_violation() {
             vec![],
         ),
         (
-            "fornax-hook".to_string(),
+            "fornax-live".to_string(),
             vec!["serde".to_string(), "clap".to_string()],
             vec![],
+        ),
+        (
+            "fornax-hook".to_string(),
+            vec!["fornax-live".to_string(), "regex".to_string()],
+            vec![],
+        ),
+        (
+            "fornax-cli".to_string(),
+            vec!["fornax-hook".to_string()],
+            vec![],
+        ),
+        (
+            "fornax-store".to_string(),
+            vec![],
+            vec!["fornax-fuzz".to_string()],
         ),
         (
             "fornax-verify".to_string(),
@@ -164,7 +195,7 @@ fn the_dependency_check_catches_each_kind_of_violation() {
         ),
     ];
     let v = dependency_violations(&bad);
-    assert_eq!(v.len(), 6, "{v:#?}");
+    assert_eq!(v.len(), 9, "{v:#?}");
 }
 
 #[test]
@@ -208,5 +239,62 @@ fn readme_provider_table_covers_every_adapter() {
             readme.to_lowercase().contains(p.as_str()),
             "README's provider table lacks {p}"
         );
+    }
+}
+
+/// Crates that must not touch files, the network, processes, the environment or the clock.
+fn is_pure(name: &str) -> bool {
+    matches!(name, "fornax-types" | "fornax-verify" | "fornax-redact") || is_adapter(name)
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn pure_crates_ban_io_through_clippy() {
+    let canonical =
+        std::fs::read_to_string(workspace_root().join("crates/fornax-types/clippy.toml"))
+            .expect("crates/fornax-types/clippy.toml holds the pure crates' bans");
+    for needle in [
+        "std::fs::File",
+        "std::fs::read_to_string",
+        "std::net::TcpStream",
+        "std::process::Command",
+        "std::env::var",
+        "std::time::Instant::now",
+        "std::time::SystemTime::now",
+    ] {
+        assert!(
+            canonical.contains(needle),
+            "clippy.toml no longer bans {needle}"
+        );
+    }
+    for c in crates().into_iter().filter(|c| is_pure(&c.name)) {
+        let own = std::fs::read_to_string(c.dir.join("clippy.toml")).unwrap_or_default();
+        assert_eq!(
+            own, canonical,
+            "{} must carry the pure crates' clippy.toml (a copy of fornax-types')",
+            c.name
+        );
+        // The library itself never opts out; tests that read fixtures may (a unit-test
+        // module in a `tests.rs` file, or an integration test).
+        let mut files = Vec::new();
+        rust_files(&c.dir.join("src"), &mut files);
+        for f in files.into_iter().filter(|f| !f.ends_with("tests.rs")) {
+            let text = std::fs::read_to_string(&f).unwrap();
+            assert!(
+                !text.contains("clippy::disallowed_"),
+                "{} allows a banned call in a pure crate",
+                f.display()
+            );
+        }
     }
 }

@@ -1,20 +1,21 @@
-//! The daemon process.
+//! The daemon process: the socket's accept loop, connection handlers and the ingest worker.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use fornax_ingest::{IngestOptions, Ingestor, Registry};
-use fornax_store::Store;
-use serde_json::{json, Value};
+use fornax_ingest::{IngestOptions, Ingestor, Registry, ScanSummary};
+use fornax_live::protocol::{
+    DaemonStatus, Progress, Request, Response, ScanRequest, StopReport, StoreHealth, StoreState,
+};
+use fornax_live::{clock, Home};
+use fornax_store::{LockWait, Store, StoreError};
 use tracing::{info, warn};
-
-use fornax_hook::client::socket_path;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DaemonError {
@@ -26,7 +27,7 @@ pub enum DaemonError {
         source: std::io::Error,
     },
     #[error(transparent)]
-    Store(#[from] fornax_store::StoreError),
+    Store(#[from] StoreError),
 }
 
 /// Everything the daemon needs; the binary fills it (it alone knows the adapters).
@@ -50,14 +51,24 @@ impl std::fmt::Debug for DaemonConfig {
     }
 }
 
+/// A scan's pass the daemon runs for `fornax scan`.
+struct ScanJob {
+    request: ScanRequest,
+    progress: SyncSender<Progress>,
+    done: SyncSender<Result<ScanSummary, String>>,
+}
+
 /// Requests to the ingest worker.
 enum Work {
     /// Something reached the spool (a hook's poke, or a spool file event).
     Spool,
     /// Something changed under an agent root.
     Roots,
-    /// Ingest everything now and answer when done.
-    Flush(SyncSender<()>),
+    /// Ingest everything now and answer whether it is stored.
+    Flush(SyncSender<bool>),
+    Scan(ScanJob),
+    /// Ingest everything, answer what was stored and what remains, and end.
+    Final(SyncSender<StopReport>),
 }
 
 /// Hook events come in bursts (a tool call, its result, the next call): after the first one
@@ -65,8 +76,21 @@ enum Work {
 /// compete for the CPU with every hook of the burst.
 const SETTLE: Duration = Duration::from_millis(50);
 
+/// Connections served at once; beyond it a client is told it is busy (and retries).
 const MAX_CONNECTIONS: usize = 64;
 const MAX_REQUEST: u64 = 1024 * 1024;
+/// A client sends its request as soon as it connects: an idle connection is closed after this.
+const REQUEST_DEADLINE: Duration = Duration::from_secs(1);
+/// How long one answer line may take to write before the connection is dropped.
+const WRITE_DEADLINE: Duration = Duration::from_secs(5);
+/// A pass someone waits for (a flush, a scan, the final pass) waits this long for the lock.
+const LOCK_WAIT_FOR_REQUESTS: Duration = Duration::from_secs(30);
+/// While another writer holds the store, the worker tries again this often.
+const LOCK_RETRY: Duration = Duration::from_millis(250);
+const BACKOFF_START: Duration = Duration::from_secs(1);
+const BACKOFF_MAX: Duration = Duration::from_secs(60);
+/// A scan's client sees a progress line at least this often (so its read deadline holds).
+const PROGRESS_HEARTBEAT: Duration = Duration::from_millis(500);
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> DaemonError + '_ {
     move |source| DaemonError::Io {
@@ -75,32 +99,125 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> DaemonError + '_ {
     }
 }
 
-fn init_logging(home: &Path) {
+fn init_logging(home: &Home) {
     if let Ok(file) = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(home.join("daemon.log"))
+        .open(home.daemon_log())
     {
         let _ = tracing_subscriber::fmt()
             .json()
-            .with_writer(std::sync::Mutex::new(file))
+            .with_writer(Mutex::new(file))
             .with_ansi(false)
             .try_init();
     }
 }
 
+/// Connections that have not sent their request yet, oldest first: at the connection cap the
+/// oldest is closed to make room, so idle clients can never lock others out.
+#[derive(Default)]
+struct IdleConnections {
+    next_id: u64,
+    waiting: std::collections::VecDeque<(u64, UnixStream)>,
+}
+
+impl IdleConnections {
+    fn add(&mut self, stream: &UnixStream) -> Option<u64> {
+        let clone = stream.try_clone().ok()?;
+        self.next_id += 1;
+        self.waiting.push_back((self.next_id, clone));
+        Some(self.next_id)
+    }
+
+    fn remove(&mut self, id: u64) {
+        self.waiting.retain(|(i, _)| *i != id);
+    }
+
+    /// Closes the oldest idle connection; false when there is none.
+    fn evict_oldest(&mut self) -> bool {
+        match self.waiting.pop_front() {
+            Some((_, stream)) => {
+                let _ = stream.shutdown(std::net::Shutdown::Both);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// State shared by the accept loop, the connections and the worker.
+struct Shared {
+    home: Home,
+    started: Instant,
+    stop: Arc<AtomicBool>,
+    health: Mutex<StoreHealth>,
+    last_ingest: Mutex<Option<String>>,
+    stored_records: AtomicU64,
+    intervene: bool,
+    idle: Mutex<IdleConnections>,
+}
+
+impl Shared {
+    fn set_health(&self, state: StoreState, detail: Option<String>) {
+        if let Ok(mut h) = self.health.lock() {
+            if h.state != state || h.detail != detail {
+                let since = if h.state == state {
+                    h.since.clone()
+                } else {
+                    Some(clock::now_rfc3339())
+                };
+                *h = StoreHealth {
+                    state,
+                    detail,
+                    since,
+                };
+            }
+        }
+    }
+
+    fn health(&self) -> StoreHealth {
+        self.health
+            .lock()
+            .map(|h| h.clone())
+            .unwrap_or(StoreHealth {
+                state: StoreState::Unavailable,
+                detail: Some("state lock poisoned".into()),
+                since: None,
+            })
+    }
+
+    fn status(&self) -> DaemonStatus {
+        let spool = self.home.spool_dir();
+        let backlog = Store::open_read_only(&self.home.db())
+            .ok()
+            .and_then(|store| fornax_ingest::spool::backlog(&store, &spool).ok());
+        let spool_bytes = fornax_live::spool::spool_bytes(&spool);
+        DaemonStatus {
+            pid: std::process::id(),
+            socket: self.home.socket().display().to_string(),
+            uptime_s: self.started.elapsed().as_secs(),
+            spool_bytes,
+            pending_bytes: backlog.map(|b| b.bytes).unwrap_or(spool_bytes),
+            last_ingest: self.last_ingest.lock().ok().and_then(|l| l.clone()),
+            stored_records: self.stored_records.load(Ordering::SeqCst),
+            store: self.health(),
+        }
+    }
+}
+
 /// Runs the daemon until SIGTERM, SIGINT or a `shutdown` request. Everything received is
-/// ingested before it returns.
+/// ingested before it returns (unless another writer holds the store past the final pass's
+/// wait; what remains is then reported and left for the next pass or scan).
 pub fn run(config: DaemonConfig) -> Result<(), DaemonError> {
-    let home = config.home.clone();
-    std::fs::create_dir_all(&home).map_err(io(&home))?;
-    let lock_path = home.join("daemon.lock");
+    let home = Home::new(&config.home);
+    std::fs::create_dir_all(home.root()).map_err(io(home.root()))?;
+    let lock_path = home.daemon_lock();
     let lock = File::create(&lock_path).map_err(io(&lock_path))?;
     if lock.try_lock().is_err() {
-        return Err(DaemonError::AlreadyRunning(home));
+        return Err(DaemonError::AlreadyRunning(home.root().to_path_buf()));
     }
     init_logging(&home);
-    let sock = socket_path(&home);
+    let sock = home.socket();
     // We hold the lock, so any socket file left here belongs to a dead daemon.
     let _ = std::fs::remove_file(&sock);
     let listener = UnixListener::bind(&sock).map_err(io(&sock))?;
@@ -114,71 +231,46 @@ pub fn run(config: DaemonConfig) -> Result<(), DaemonError> {
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         signal_hook::flag::register(signal, Arc::clone(&stop)).map_err(io(&sock))?;
     }
-    let started = Instant::now();
     let pid = std::process::id();
-    std::fs::write(home.join("daemon.pid"), pid.to_string()).map_err(io(&home))?;
+    std::fs::write(home.daemon_pid(), pid.to_string()).map_err(io(home.root()))?;
     info!(pid, socket = %sock.display(), "daemon started");
 
+    let shared = Arc::new(Shared {
+        home: home.clone(),
+        started: Instant::now(),
+        stop: Arc::clone(&stop),
+        health: Mutex::new(StoreHealth {
+            state: StoreState::Waiting,
+            detail: Some("opening the store".into()),
+            since: Some(clock::now_rfc3339()),
+        }),
+        last_ingest: Mutex::new(None),
+        stored_records: AtomicU64::new(0),
+        intervene: config.intervene,
+        idle: Mutex::new(IdleConnections::default()),
+    });
     let (work_tx, work_rx) = mpsc::sync_channel::<Work>(256);
-    let last_ingest = Arc::new(std::sync::Mutex::new(None::<String>));
     let worker = {
-        let config_home = home.clone();
-        let stop = Arc::clone(&stop);
-        let last = Arc::clone(&last_ingest);
-        let roots = config.roots.clone();
-        let poll = config.poll_interval;
-        let options = config.options.clone();
-        let registry = config.registry;
+        let shared = Arc::clone(&shared);
+        let worker = Worker {
+            shared,
+            roots: config.roots.clone(),
+            registry: config.registry,
+            options: config.options.clone(),
+            poll: config.poll_interval,
+            backoff: BACKOFF_START,
+        };
         std::thread::Builder::new()
             .name("fornax-ingest".into())
-            .spawn(move || {
-                ingest_worker(
-                    &config_home,
-                    &roots,
-                    &registry,
-                    options,
-                    poll,
-                    work_rx,
-                    &stop,
-                    &last,
-                )
-            })
-            .map_err(io(&home))?
+            .spawn(move || worker.run(work_rx))
+            .map_err(io(home.root()))?
     };
     let watcher = watch(&home, &config.roots, work_tx.clone());
     let connections = Arc::new(AtomicUsize::new(0));
-    let intervene = config.intervene;
 
     while !stop.load(Ordering::SeqCst) {
         match listener.accept() {
-            Ok((stream, _)) => {
-                if connections.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
-                    let mut s = stream;
-                    let _ = s.write_all(b"{\"ok\":false,\"error\":\"busy\"}\n");
-                    continue;
-                }
-                connections.fetch_add(1, Ordering::SeqCst);
-                let ctx = ConnCtx {
-                    home: home.clone(),
-                    work: work_tx.clone(),
-                    stop: Arc::clone(&stop),
-                    started,
-                    last_ingest: Arc::clone(&last_ingest),
-                    intervene,
-                };
-                let counter = Arc::clone(&connections);
-                let _ = std::thread::Builder::new()
-                    .name("fornax-conn".into())
-                    .spawn(move || {
-                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            ctx.serve(stream)
-                        }));
-                        if result.is_err() {
-                            warn!("a connection handler panicked; the daemon goes on");
-                        }
-                        counter.fetch_sub(1, Ordering::SeqCst);
-                    });
-            }
+            Ok((stream, _)) => accept(stream, &shared, &work_tx, &connections),
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                 std::thread::sleep(Duration::from_millis(5))
             }
@@ -190,27 +282,88 @@ pub fn run(config: DaemonConfig) -> Result<(), DaemonError> {
     }
     info!("shutting down: final ingest");
     drop(watcher);
+    // A `shutdown` request already asked for the final pass; a signal did not.
     let (done_tx, done_rx) = mpsc::sync_channel(1);
-    let _ = work_tx.send(Work::Flush(done_tx));
-    let _ = done_rx.recv_timeout(Duration::from_secs(120));
+    if work_tx.send(Work::Final(done_tx)).is_ok() {
+        if let Ok(report) = done_rx.recv_timeout(LOCK_WAIT_FOR_REQUESTS + Duration::from_secs(90)) {
+            log_report(&report);
+        }
+    }
     drop(work_tx);
     let _ = worker.join();
+    // Let answers being written finish (idle connections are closed first).
+    if let Ok(mut idle) = shared.idle.lock() {
+        while idle.evict_oldest() {}
+    }
+    let drain = Instant::now() + Duration::from_secs(2);
+    while connections.load(Ordering::SeqCst) > 0 && Instant::now() < drain {
+        std::thread::sleep(Duration::from_millis(5));
+    }
     let _ = std::fs::remove_file(&sock);
-    let _ = std::fs::remove_file(home.join("daemon.pid"));
+    let _ = std::fs::remove_file(home.daemon_pid());
     info!("daemon stopped");
     drop(lock);
     Ok(())
 }
 
+fn log_report(report: &StopReport) {
+    info!(
+        stored = report.stored_records,
+        remaining_bytes = report.remaining_bytes,
+        remaining_segments = report.remaining_segments,
+        "final pass done"
+    );
+}
+
+fn accept(
+    stream: UnixStream,
+    shared: &Arc<Shared>,
+    work: &SyncSender<Work>,
+    connections: &Arc<AtomicUsize>,
+) {
+    let _ = stream.set_nonblocking(false);
+    let _ = stream.set_write_timeout(Some(WRITE_DEADLINE));
+    if connections.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+        let evicted = shared
+            .idle
+            .lock()
+            .map(|mut idle| idle.evict_oldest())
+            .unwrap_or(false);
+        if !evicted {
+            let _ = (&stream).write_all(Response::Busy.to_line().as_bytes());
+            return;
+        }
+    }
+    connections.fetch_add(1, Ordering::SeqCst);
+    let conn = Conn {
+        shared: Arc::clone(shared),
+        work: work.clone(),
+    };
+    let counter = Arc::clone(connections);
+    let spawned = std::thread::Builder::new()
+        .name("fornax-conn".into())
+        .spawn(move || {
+            let result =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| conn.serve(stream)));
+            if result.is_err() {
+                warn!("a connection handler panicked; the daemon goes on");
+            }
+            counter.fetch_sub(1, Ordering::SeqCst);
+        });
+    if spawned.is_err() {
+        connections.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// Watches the spool and the roots; any event pokes the worker (a full queue means a pass is
 /// already due, so dropping the poke loses nothing).
 fn watch(
-    home: &Path,
+    home: &Home,
     roots: &[PathBuf],
     work: SyncSender<Work>,
 ) -> Option<notify::RecommendedWatcher> {
     use notify::{RecursiveMode, Watcher};
-    let spool = home.join("spool");
+    let spool = home.spool_dir();
     let _ = std::fs::create_dir_all(&spool);
     let spool_dir = spool.clone();
     let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
@@ -231,177 +384,483 @@ fn watch(
     Some(watcher)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn ingest_worker(
-    home: &Path,
-    roots: &[PathBuf],
-    registry: &Registry,
+/// The ingest worker: the only thread that writes to the store, one pass at a time, holding
+/// the store-writer lock only during a pass.
+struct Worker {
+    shared: Arc<Shared>,
+    roots: Vec<PathBuf>,
+    registry: Registry,
     options: IngestOptions,
     poll: Duration,
-    rx: Receiver<Work>,
-    stop: &AtomicBool,
-    last: &std::sync::Mutex<Option<String>>,
-) {
-    let db = home.join("fornax.db");
-    let mut store = match Store::open(&db) {
-        Ok(s) => s,
-        Err(e) => {
-            warn!(error = %e, "cannot open the store; the daemon will not ingest");
-            return;
-        }
-    };
-    let spool = vec![home.join("spool")];
-    let mut everything: Vec<PathBuf> = spool.clone();
-    everything.extend(roots.iter().cloned());
-    let pass = |store: &mut Store, paths: &[PathBuf]| {
-        let files = fornax_ingest::discover(paths, registry);
-        let mut ing = Ingestor::new(store, registry, options.clone());
-        ing.ingest_files(&files, &mut ());
-        match ing.finish() {
-            Ok(summary) => {
-                if summary.records > 0 || !summary.errors.is_empty() {
-                    info!(
-                        records = summary.records,
-                        items = summary.items,
-                        errors = summary.errors.len(),
-                        "ingested"
-                    );
-                }
-                if let Ok(mut l) = last.lock() {
-                    *l = Some(fornax_ingest::clock::now_rfc3339());
-                }
-            }
-            Err(e) => warn!(error = %e, "ingest pass failed"),
-        }
-        store.make_private();
-    };
-    pass(&mut store, &everything);
-    loop {
-        // A quiet period ends in a full pass (the poll covers missed notifications).
-        let (first, mut full) = match rx.recv_timeout(poll) {
-            Ok(w) => (Some(w), false),
-            Err(RecvTimeoutError::Timeout) => (None, true),
-            Err(RecvTimeoutError::Disconnected) => break,
-        };
-        let mut flushes = Vec::new();
-        let mut note = |w: Work, full: &mut bool| match w {
-            Work::Spool => {}
-            Work::Roots => *full = true,
-            Work::Flush(tx) => {
-                *full = true;
-                flushes.push(tx);
-            }
-        };
-        if let Some(w) = first {
-            note(w, &mut full);
-        }
-        if !full {
-            std::thread::sleep(SETTLE);
-        }
-        // Coalesce everything queued into one pass.
-        while let Ok(w) = rx.try_recv() {
-            note(w, &mut full);
-        }
-        // Read the flag before the pass: when it was already set, this pass saw everything
-        // received before the stop, so the worker may end after it.
-        let stopping = stop.load(Ordering::SeqCst);
-        // Hook events only touch the spool: a pass over it alone skips walking the roots.
-        pass(&mut store, if full { &everything } else { &spool });
-        for f in flushes {
-            let _ = f.send(());
-        }
-        if stopping {
-            break;
+    backoff: Duration,
+}
+
+/// Why a pass did not run.
+enum PassFailure {
+    /// Another writer holds the store.
+    Locked(String),
+    /// The store cannot be opened or written.
+    Failed(String),
+}
+
+impl PassFailure {
+    fn message(&self) -> &str {
+        match self {
+            PassFailure::Locked(m) | PassFailure::Failed(m) => m,
         }
     }
 }
 
-struct ConnCtx {
-    home: PathBuf,
-    work: SyncSender<Work>,
-    stop: Arc<AtomicBool>,
-    started: Instant,
-    last_ingest: Arc<std::sync::Mutex<Option<String>>>,
-    intervene: bool,
+/// What one loop turn must do.
+#[derive(Default)]
+struct Due {
+    spool: bool,
+    full: bool,
+    flushes: Vec<SyncSender<bool>>,
+    scans: Vec<ScanJob>,
+    finals: Vec<SyncSender<StopReport>>,
 }
 
-impl ConnCtx {
+impl Due {
+    fn note(&mut self, work: Work) {
+        match work {
+            Work::Spool => self.spool = true,
+            Work::Roots => self.full = true,
+            Work::Flush(tx) => {
+                self.full = true;
+                self.flushes.push(tx);
+            }
+            Work::Scan(job) => self.scans.push(job),
+            Work::Final(tx) => {
+                self.full = true;
+                self.finals.push(tx);
+            }
+        }
+    }
+
+    fn awaited(&self) -> bool {
+        !self.flushes.is_empty() || !self.scans.is_empty() || !self.finals.is_empty()
+    }
+}
+
+struct ChannelProgress {
+    tx: SyncSender<Progress>,
+    now: Progress,
+}
+
+impl fornax_ingest::Progress for ChannelProgress {
+    fn start(&mut self, files: usize, bytes: u64) {
+        self.now.files = files as u64;
+        self.now.bytes = bytes;
+        let _ = self.tx.try_send(self.now);
+    }
+
+    fn advance(&mut self, bytes: u64) {
+        self.now.files_done += 1;
+        self.now.bytes_done += bytes;
+        let _ = self.tx.try_send(self.now);
+    }
+}
+
+impl Worker {
+    fn run(mut self, rx: Receiver<Work>) {
+        let mut due = Due {
+            full: true,
+            ..Due::default()
+        };
+        loop {
+            let stopping = self.shared.stop.load(Ordering::SeqCst);
+            let pending = due.spool || due.full || due.awaited();
+            if pending {
+                let retry = self.turn(&mut due);
+                if let Some(wait) = retry {
+                    // Keep what is due and try again after `wait` (or sooner, for new work).
+                    match rx.recv_timeout(wait) {
+                        Ok(w) => due.note(w),
+                        Err(RecvTimeoutError::Timeout) => {}
+                        Err(RecvTimeoutError::Disconnected) => break,
+                    }
+                    continue;
+                }
+                if stopping {
+                    // This pass ran after the stop flag: it saw everything received before.
+                    break;
+                }
+            }
+            // A quiet period ends in a full pass (the poll covers missed notifications).
+            match rx.recv_timeout(self.poll) {
+                Ok(w) => {
+                    due.note(w);
+                    if !due.full && !due.awaited() {
+                        std::thread::sleep(SETTLE);
+                    }
+                    while let Ok(w) = rx.try_recv() {
+                        due.note(w);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => due.full = true,
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+    }
+
+    /// Runs what is due. `Some(wait)`: the store could not be written; try again after `wait`.
+    fn turn(&mut self, due: &mut Due) -> Option<Duration> {
+        let lock_wait = if due.awaited() {
+            LOCK_WAIT_FOR_REQUESTS
+        } else {
+            Duration::ZERO
+        };
+        // Scans first: their client waits, and each also covers the spool it names.
+        while let Some(job) = due.scans.pop() {
+            let paths = job.request.paths.clone();
+            let mut options = self.options.clone();
+            options.verify = job.request.verify;
+            if let Some(m) = job.request.max_record_bytes {
+                options.max_record_bytes = m;
+            }
+            let mut progress = ChannelProgress {
+                tx: job.progress.clone(),
+                now: Progress {
+                    files: 0,
+                    bytes: 0,
+                    files_done: 0,
+                    bytes_done: 0,
+                },
+            };
+            let result = self
+                .pass(&paths, options, lock_wait, &mut progress, true)
+                .map_err(|f| f.message().to_string());
+            let _ = job.done.send(result);
+        }
+        if !(due.spool || due.full || due.awaited()) {
+            return None;
+        }
+        let mut paths = vec![self.shared.home.spool_dir()];
+        if due.full {
+            paths.extend(self.roots.iter().cloned());
+        }
+        match self.pass(&paths, self.options.clone(), lock_wait, &mut (), false) {
+            Ok(_) => {
+                due.spool = false;
+                due.full = false;
+                for tx in due.flushes.drain(..) {
+                    let _ = tx.send(true);
+                }
+                let finals: Vec<_> = due.finals.drain(..).collect();
+                if !finals.is_empty() {
+                    let report = self.stop_report(true, None);
+                    for tx in finals {
+                        let _ = tx.send(report.clone());
+                    }
+                }
+                None
+            }
+            Err(failure) => {
+                // Those who wait are told now; background work is retried.
+                for tx in due.flushes.drain(..) {
+                    let _ = tx.send(false);
+                }
+                let finals: Vec<_> = due.finals.drain(..).collect();
+                if !finals.is_empty() {
+                    let report = self.stop_report(false, Some(failure.message().to_string()));
+                    for tx in finals {
+                        let _ = tx.send(report.clone());
+                    }
+                }
+                Some(match failure {
+                    PassFailure::Locked(_) => LOCK_RETRY,
+                    PassFailure::Failed(_) => {
+                        let wait = self.backoff;
+                        self.backoff = (self.backoff * 2).min(BACKOFF_MAX);
+                        wait
+                    }
+                })
+            }
+        }
+    }
+
+    fn stop_report(&self, flushed: bool, reason: Option<String>) -> StopReport {
+        let spool = self.shared.home.spool_dir();
+        let backlog = Store::open_read_only(&self.shared.home.db())
+            .map_err(|e| e.to_string())
+            .and_then(|store| {
+                fornax_ingest::spool::backlog(&store, &spool).map_err(|e| e.to_string())
+            });
+        let (remaining_bytes, remaining_segments, reason) = match backlog {
+            Ok(b) => (b.bytes, b.segments, reason),
+            Err(e) => {
+                let segments = fornax_live::spool::segments(&spool);
+                (
+                    segments.iter().map(|s| s.bytes).sum(),
+                    segments.len() as u64,
+                    reason.or(Some(e)),
+                )
+            }
+        };
+        StopReport {
+            pid: std::process::id(),
+            flushed,
+            stored_records: self.shared.stored_records.load(Ordering::SeqCst),
+            remaining_bytes,
+            remaining_segments,
+            reason,
+        }
+    }
+
+    /// One pass over `paths`, holding the store-writer lock for its length.
+    fn pass(
+        &mut self,
+        paths: &[PathBuf],
+        options: IngestOptions,
+        lock_wait: Duration,
+        progress: &mut dyn fornax_ingest::Progress,
+        record_scan: bool,
+    ) -> Result<ScanSummary, PassFailure> {
+        let db = self.shared.home.db();
+        let mut store = match Store::open_with(&db, "daemon", LockWait::up_to(lock_wait)) {
+            Ok(store) => store,
+            Err(e @ StoreError::Locked { .. }) => {
+                let why = e.to_string();
+                self.shared
+                    .set_health(StoreState::Waiting, Some(why.clone()));
+                return Err(PassFailure::Locked(why));
+            }
+            Err(e) => {
+                let why = format!("{e}; retrying in {}s", self.backoff.as_secs());
+                warn!(error = %e, "cannot open the store; retrying with back-off");
+                self.shared
+                    .set_health(StoreState::Unavailable, Some(why.clone()));
+                return Err(PassFailure::Failed(e.to_string()));
+            }
+        };
+        let started_at = clock::now_rfc3339();
+        let mut ing = Ingestor::new(&mut store, &self.registry, options);
+        ing.scan_paths(paths, progress);
+        let spool = self.shared.home.spool_dir();
+        if paths.iter().any(|p| p == &spool) {
+            match ing.retire_spool(&spool, &clock::today(), &mut fornax_ingest::NoArchive) {
+                Ok(r) if r.segments > 0 => {
+                    info!(
+                        segments = r.segments,
+                        bytes = r.bytes,
+                        "retired stored spool segments"
+                    )
+                }
+                Ok(_) => {}
+                Err(e) => warn!(error = %e, "spool retention failed; segments kept"),
+            }
+        }
+        let summary = match ing.finish() {
+            Ok(summary) => summary,
+            Err(e) => {
+                warn!(error = %e, "ingest pass failed");
+                self.shared
+                    .set_health(StoreState::Unavailable, Some(e.to_string()));
+                return Err(PassFailure::Failed(e.to_string()));
+            }
+        };
+        if record_scan {
+            if let Ok(json) = serde_json::to_value(&summary) {
+                // The summary names files and native shapes: stored redacted, like the rest.
+                let json = fornax_redact::Redactor::new()
+                    .redact(json, &mut fornax_redact::RedactionCounts::default());
+                let _ = store.record_scan(&started_at, &clock::now_rfc3339(), &json);
+            }
+        }
+        store.make_private();
+        drop(store);
+        self.backoff = BACKOFF_START;
+        self.shared.set_health(StoreState::Ok, None);
+        self.shared
+            .stored_records
+            .fetch_add(summary.records, Ordering::SeqCst);
+        if summary.records > 0 || !summary.errors.is_empty() {
+            info!(
+                records = summary.records,
+                items = summary.items,
+                errors = summary.errors.len(),
+                "ingested"
+            );
+        }
+        if let Ok(mut l) = self.shared.last_ingest.lock() {
+            *l = Some(clock::now_rfc3339());
+        }
+        Ok(summary)
+    }
+}
+
+/// One client connection.
+struct Conn {
+    shared: Arc<Shared>,
+    work: SyncSender<Work>,
+}
+
+impl Conn {
     fn serve(&self, stream: UnixStream) {
-        let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+        let _ = stream.set_read_timeout(Some(REQUEST_DEADLINE));
         let mut writer = match stream.try_clone() {
             Ok(w) => w,
             Err(_) => return,
         };
+        let idle_id = self
+            .shared
+            .idle
+            .lock()
+            .ok()
+            .and_then(|mut i| i.add(&stream));
         let mut reader = BufReader::new(stream.take(MAX_REQUEST));
         let mut line = String::new();
-        if reader.read_line(&mut line).is_err() {
+        let read = reader.read_line(&mut line);
+        if let (Some(id), Ok(mut idle)) = (idle_id, self.shared.idle.lock()) {
+            idle.remove(id);
+        }
+        if read.is_err() || line.trim().is_empty() {
             return;
         }
-        let answer = match serde_json::from_str::<Value>(&line) {
-            Ok(req) => self.handle(&req),
+        let request = match serde_json::from_str::<Request>(&line) {
+            Ok(req) => req,
             Err(_) => {
-                json!({"ok": false, "error": "malformed request: expected one JSON object per line"})
+                let _ = writer.write_all(
+                    Response::error("malformed request: expected one request object per line")
+                        .to_line()
+                        .as_bytes(),
+                );
+                return;
             }
         };
-        let mut out = answer.to_string();
-        out.push('\n');
-        let _ = writer.write_all(out.as_bytes());
+        let mut send = |answer: &Response| writer.write_all(answer.to_line().as_bytes()).is_ok();
+        match request {
+            Request::Poke => {
+                let _ = self.work.try_send(Work::Spool);
+            }
+            Request::Status => {
+                send(&Response::Status(self.shared.status()));
+            }
+            Request::Flush => {
+                let answer = if self.flush(Duration::from_secs(120)) {
+                    Response::Ok
+                } else {
+                    Response::error(self.why_not_flushed())
+                };
+                send(&answer);
+            }
+            Request::Shutdown => {
+                let (tx, rx) = mpsc::sync_channel(1);
+                let queued = self.work.send(Work::Final(tx)).is_ok();
+                self.shared.stop.store(true, Ordering::SeqCst);
+                let report = if queued {
+                    rx.recv_timeout(LOCK_WAIT_FOR_REQUESTS + Duration::from_secs(90))
+                        .ok()
+                } else {
+                    None
+                };
+                let report = report.unwrap_or_else(|| StopReport {
+                    pid: std::process::id(),
+                    flushed: false,
+                    stored_records: self.shared.stored_records.load(Ordering::SeqCst),
+                    remaining_bytes: fornax_live::spool::spool_bytes(&self.shared.home.spool_dir()),
+                    remaining_segments: 0,
+                    reason: Some("the final pass did not answer in time".into()),
+                });
+                send(&Response::Stopping(report));
+            }
+            Request::Decide {
+                session_id,
+                stop_hook_active,
+            } => {
+                send(&self.decide(&session_id, stop_hook_active));
+            }
+            Request::Scan(request) => self.scan(request, &mut send),
+        }
+    }
+
+    fn why_not_flushed(&self) -> String {
+        self.shared
+            .health()
+            .detail
+            .unwrap_or_else(|| "the flush did not finish in time".into())
     }
 
     fn flush(&self, timeout: Duration) -> bool {
         let (tx, rx) = mpsc::sync_channel(1);
         match self.work.try_send(Work::Flush(tx)) {
-            Ok(()) => rx.recv_timeout(timeout).is_ok(),
+            Ok(()) => rx.recv_timeout(timeout).unwrap_or(false),
             Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => false,
         }
     }
 
-    fn handle(&self, req: &Value) -> Value {
-        match req.get("op").and_then(Value::as_str) {
-            Some("poke") => {
-                let _ = self.work.try_send(Work::Spool);
-                json!({"ok": true})
-            }
-            Some("status") => {
-                let spool_bytes: u64 = fornax_ingest::spool::spool_bytes(&self.home.join("spool"));
-                json!({
-                    "ok": true,
-                    "running": true,
-                    "pid": std::process::id(),
-                    "socket": socket_path(&self.home).display().to_string(),
-                    "spool_bytes": spool_bytes,
-                    "uptime_s": self.started.elapsed().as_secs(),
-                    "last_ingest": self.last_ingest.lock().ok().and_then(|l| l.clone()),
-                })
-            }
-            Some("flush") => json!({"ok": self.flush(Duration::from_secs(120))}),
-            Some("shutdown") => {
-                let flushed = self.flush(Duration::from_secs(120));
-                self.stop.store(true, Ordering::SeqCst);
-                json!({"ok": true, "flushed": flushed})
-            }
-            Some("decide") => {
-                if !self.intervene {
-                    return json!({"ok": true, "decision": null});
+    fn decide(&self, session: &str, active: bool) -> Response {
+        if !self.shared.intervene {
+            return Response::Decision { block: None };
+        }
+        self.flush(Duration::from_millis(1500));
+        let block = Store::open_read_only(&self.shared.home.db())
+            .ok()
+            .and_then(|store| {
+                crate::decide::decide_stop(self.shared.home.root(), &store, session, active)
+            })
+            .map(|d| d.reason);
+        Response::Decision { block }
+    }
+
+    fn scan(&self, request: ScanRequest, send: &mut dyn FnMut(&Response) -> bool) {
+        let (progress_tx, progress_rx) = mpsc::sync_channel::<Progress>(64);
+        let (done_tx, done_rx) = mpsc::sync_channel(1);
+        let job = ScanJob {
+            request,
+            progress: progress_tx,
+            done: done_tx,
+        };
+        if self.work.send(Work::Scan(job)).is_err() {
+            send(&Response::error("the daemon is stopping"));
+            return;
+        }
+        let mut last: Option<Progress> = None;
+        loop {
+            match done_rx.try_recv() {
+                Ok(Ok(mut summary)) => {
+                    summary.via = Some("daemon".into());
+                    summary.daemon_pid = Some(std::process::id());
+                    send(&Response::Scanned(Box::new(summary)));
+                    return;
                 }
-                self.flush(Duration::from_millis(1500));
-                let session = req.get("session_id").and_then(Value::as_str).unwrap_or("");
-                let active = req
-                    .get("stop_hook_active")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false);
-                let decision = Store::open_read_only(&self.home.join("fornax.db"))
-                    .ok()
-                    .and_then(|store| {
-                        crate::decide::decide_stop(&self.home, &store, session, active)
-                    });
-                match decision {
-                    Some(d) => json!({"ok": true, "decision": "block", "reason": d.reason}),
-                    None => json!({"ok": true, "decision": null}),
+                Ok(Err(message)) => {
+                    send(&Response::Error { message });
+                    return;
                 }
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    send(&Response::error("the scan's pass ended without a result"));
+                    return;
+                }
+                Err(mpsc::TryRecvError::Empty) => {}
             }
-            Some(other) => json!({"ok": false, "error": format!("unknown op {other:?}")}),
-            None => json!({"ok": false, "error": "request has no op"}),
+            match progress_rx.recv_timeout(PROGRESS_HEARTBEAT) {
+                Ok(p) => {
+                    // Only the latest state matters: skip ahead over queued updates.
+                    let mut p = p;
+                    while let Ok(next) = progress_rx.try_recv() {
+                        p = next;
+                    }
+                    last = Some(p);
+                }
+                // The pass is over (its sender is gone): its result is next.
+                Err(RecvTimeoutError::Disconnected) => {
+                    std::thread::sleep(Duration::from_millis(10));
+                    continue;
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            let beat = last.unwrap_or(Progress {
+                files: 0,
+                bytes: 0,
+                files_done: 0,
+                bytes_done: 0,
+            });
+            if !send(&Response::Progress(beat)) {
+                // The client went away; the pass goes on and its result is stored anyway.
+                return;
+            }
         }
     }
 }

@@ -1,7 +1,14 @@
 //! `fornax-hook <agent>`: the hook entry point alone, without the rest of `fornax`.
 //!
 //! Same behaviour as `fornax hook <agent>` (same home: `--home DIR`, else `FORNAX_HOME`, else
-//! the default), in a binary a fraction of the size, so each hook process starts faster.
+//! the default), in a binary a fraction of the size, so each hook process starts faster. The
+//! entry points themselves are `fornax_live::hook`'s.
+//!
+//! # Invariants
+//!
+//! * A binary only: no library, no crate depends on this one, and it depends on `fornax-live`
+//!   alone (a tidy test checks both).
+//! * Always exits 0 for a hook (2 only for a command line it cannot parse).
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -9,7 +16,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use fornax_hook::Agent;
+use fornax_live::hook::Agent;
 
 const USAGE: &str = "usage: fornax-hook [--home DIR] <claude|opencode|cursor|copilot EVENT>
 
@@ -74,7 +81,7 @@ fn main() -> ExitCode {
                     .filter(|h| !h.is_empty())
                     .map(PathBuf::from)
             });
-            fornax_hook::guarded_event(home, agent, event.as_deref())
+            fornax_live::hook::guarded_event(home, agent, event.as_deref())
         }
         Parsed::Help => {
             let _ = writeln!(std::io::stdout(), "{USAGE}");

@@ -34,7 +34,8 @@ fn spooled(home: &Path) -> Vec<Value> {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
         lines.extend(
             text.lines()
-                .map(|l| serde_json::from_str::<Value>(l).unwrap()),
+                .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                .filter(|v| v.get("fornax_spool_segment").is_none()),
         );
     }
     lines
@@ -86,6 +87,13 @@ fn a_claude_event_is_spooled_with_its_bytes_and_pokes_the_daemon() {
         "{name}"
     );
     let text = std::fs::read_to_string(&path).unwrap();
+    let (header, text) = text.split_once('\n').unwrap();
+    let header: Value = serde_json::from_str(header).unwrap();
+    assert_eq!(
+        header["fornax_spool_segment"], 1,
+        "a segment starts with its header"
+    );
+    assert_eq!(header["day"].as_str().unwrap(), &name[7..17]);
     let prefix = r#"{"fornax_spool":1,"adapter":"claude-hook","received_at":""#;
     assert!(text.starts_with(prefix), "{text}");
     let suffix = format!(",\"payload\":{}}}\n", std::str::from_utf8(payload).unwrap());
@@ -116,7 +124,7 @@ fn a_stop_asks_the_daemon_only_when_intervention_is_on() {
     let daemon = fake_daemon(
         &home,
         1,
-        r#"{"ok":true,"decision":"block","reason":"You said \"done\"."}"#,
+        r#"{"reply":"decision","block":"You said \"done\"."}"#,
     );
     let out = hook(&home, "claude", stop);
     assert_eq!(
@@ -135,10 +143,28 @@ fn a_stop_asks_the_daemon_only_when_intervention_is_on() {
     )
     .unwrap();
     std::fs::remove_file(home.join("fornax.sock")).unwrap();
-    let daemon = fake_daemon(&home, 1, r#"{"ok":true,"decision":"block","reason":"x"}"#);
+    let daemon = fake_daemon(&home, 1, r#"{"reply":"decision","block":"x"}"#);
     assert!(hook(&home, "claude", stop).stdout.is_empty());
     assert_eq!(daemon.join().unwrap()[0]["op"], "poke");
     assert_eq!(spooled(&home).len(), 3, "every Stop is spooled");
+}
+
+#[test]
+fn a_pretty_printed_payload_is_spooled_on_one_line_with_its_value() {
+    let (_dir, home) = scratch();
+    let value = serde_json::json!({"session_id": "s1", "hook_event_name": "PreToolUse",
+        "tool_input": {"command": "printf 'a\\nb'", "lines": ["x", "y"]}});
+    let pretty = serde_json::to_string_pretty(&value)
+        .unwrap()
+        .replace('\n', "\r\n");
+    assert!(pretty.contains("\r\n"));
+    hook(&home, "claude", pretty.as_bytes());
+    let lines = spooled(&home);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(
+        lines[0]["payload"], value,
+        "the payload's value is unchanged"
+    );
 }
 
 #[test]

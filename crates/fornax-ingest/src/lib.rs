@@ -18,19 +18,23 @@
 //! * Names no concrete adapter: adapters arrive as [`fornax_types::AdapterDescriptor`]s.
 
 mod discover;
+mod file;
+mod fingerprint;
 pub mod frame;
 pub mod order;
 mod pipeline;
+mod retention;
 pub mod spool;
-mod summary;
 mod tree;
 mod verification;
 
-pub use discover::discover;
+pub use discover::{discover, discover_paths, Discovery};
 /// Wall-clock timestamps; shared with the hook, which writes them into spool envelopes.
-pub use fornax_hook::clock;
+pub use fornax_live::clock;
+/// What a scan reports; shared with the daemon's socket, which carries it.
+pub use fornax_live::summary::{FileError, ScanSummary, SkippedFile, SourceCounts};
 pub use pipeline::{
     verify_sessions, IngestError, IngestOptions, Ingestor, Progress, Registry, VerifyOutcome,
     SPOOL_ADAPTER,
 };
-pub use summary::{FileError, ScanSummary, SourceCounts};
+pub use retention::{NoArchive, Retired, SegmentArchive};

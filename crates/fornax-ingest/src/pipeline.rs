@@ -1,33 +1,24 @@
 //! The ingestion pipeline for file sources (transcripts, rollouts, session files, the spool).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use fornax_redact::{RedactionCounts, Redactor};
-use fornax_store::{Drift, SourceCursor, SourceSpec, SourceWriter, Store, StoreError};
+use fornax_redact::{Redacted, RedactionCounts, Redactor};
+use fornax_store::{Drift, SourceCursor, SourceWriter, Store, StoreError};
 use fornax_types::{
     AdapterDescriptor, AgentAdapter, ByteRange, Fingerprint, Framing, IngestMessage, NativeRecord,
-    NormalizationOutcome, RecordRef, SemanticValue, SessionRef, SourceId, TextValue,
+    NormalizationOutcome, RecordRef, SessionRef, SourceId,
 };
 use serde_json::Value;
 
 use crate::clock::now_rfc3339;
-use crate::discover::file_stem;
-use crate::frame::{split_concatenated, Framed, LineFramer};
-use crate::spool::{as_envelope, SPOOL_MARKER};
-use crate::summary::{FileError, ScanSummary};
+use crate::spool::as_envelope;
 pub use crate::verification::{verify_sessions, VerifyOutcome};
+use crate::{FileError, ScanSummary};
 
 /// Name under which spool files are recorded as sources.
 pub const SPOOL_ADAPTER: &str = "fornax-spool";
-
-/// Head and tail sizes of the prefix fingerprint.
-const PREFIX_HEAD: u64 = 64 * 1024;
-const PREFIX_TAIL: u64 = 4 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {
@@ -49,6 +40,10 @@ pub struct IngestOptions {
     pub text_cap: usize,
     /// Run verification on the sessions that changed.
     pub verify: bool,
+    /// A file's final line without its newline is taken as a record once the file has been
+    /// left alone this long (`Some(ZERO)`: at once, as a scan does; `None`: never, waiting for
+    /// the newline). A later append that completes the line does not repeat it.
+    pub tail_quiet: Option<std::time::Duration>,
 }
 
 impl Default for IngestOptions {
@@ -57,6 +52,7 @@ impl Default for IngestOptions {
             max_record_bytes: 64 * 1024 * 1024,
             text_cap: 256 * 1024,
             verify: true,
+            tail_quiet: Some(std::time::Duration::ZERO),
         }
     }
 }
@@ -106,7 +102,7 @@ impl Registry {
     }
 
     /// The text-framed adapter whose folder and suffix fit `path`, if any.
-    fn text_for(&self, path: &Path) -> Option<&AdapterDescriptor> {
+    pub(crate) fn text_for(&self, path: &Path) -> Option<&AdapterDescriptor> {
         let name = path.file_name()?.to_string_lossy();
         let full = path.to_string_lossy();
         self.descriptors.iter().find(|d| {
@@ -135,7 +131,7 @@ impl Registry {
         })
     }
 
-    fn sniff(&self, value: &Value, framing: Framing) -> Option<&AdapterDescriptor> {
+    pub(crate) fn sniff(&self, value: &Value, framing: Framing) -> Option<&AdapterDescriptor> {
         self.descriptors
             .iter()
             .find(|d| d.framing == framing && (d.sniff)(value))
@@ -167,18 +163,21 @@ pub(crate) enum Reader<'r> {
 /// Per-source counters collected while normalizing.
 #[derive(Default)]
 pub(crate) struct SourceTally {
-    unrecognized: BTreeMap<(String, String, String), u64>,
-    ignored: BTreeMap<(String, String), u64>,
+    /// Native shape names are native data: redacted before they are counted.
+    unrecognized: BTreeMap<(String, String, Redacted<String>), u64>,
+    ignored: BTreeMap<(String, Redacted<String>), u64>,
     redactions: HashMap<SessionRef, RedactionCounts>,
     runtime_version: Option<String>,
     pub(crate) malformed: u64,
     pub(crate) oversized: u64,
-    defects: u64,
+    pub(crate) defects: u64,
+    /// Lone surrogate escapes repaired to read a record.
+    pub(crate) repaired: u64,
     records: u64,
 }
 
 /// Building the detectors is not free; one set serves the whole process.
-fn shared_redactor() -> &'static Redactor {
+pub(crate) fn shared_redactor() -> &'static Redactor {
     static REDACTOR: std::sync::OnceLock<Redactor> = std::sync::OnceLock::new();
     REDACTOR.get_or_init(Redactor::new)
 }
@@ -191,6 +190,8 @@ pub struct Ingestor<'s> {
     pub(crate) options: IngestOptions,
     pub(crate) summary: ScanSummary,
     pub(crate) touched: BTreeSet<i64>,
+    /// Dump files found so far, by folder and adapter (ingested as sets after the files).
+    pub(crate) dump_sets: crate::file::DumpSets,
     started: Instant,
 }
 
@@ -209,22 +210,11 @@ pub(crate) fn io_err(path: &Path) -> impl Fn(std::io::Error) -> IngestError + '_
     }
 }
 
-/// Fingerprint of the bytes before `offset`: its head and the bytes just before the cursor.
-/// A rewrite of either changes it; appends after `offset` do not.
-fn prefix_fingerprint(file: &mut File, offset: u64) -> std::io::Result<Vec<u8>> {
-    let mut hasher = blake3::Hasher::new();
-    let head_len = offset.min(PREFIX_HEAD);
-    let mut buf = vec![0u8; head_len as usize];
-    file.seek(SeekFrom::Start(0))?;
-    file.read_exact(&mut buf)?;
-    hasher.update(&buf);
-    let tail_start = offset.saturating_sub(PREFIX_TAIL).max(head_len);
-    let mut tail = vec![0u8; (offset - tail_start) as usize];
-    file.seek(SeekFrom::Start(tail_start))?;
-    file.read_exact(&mut tail)?;
-    hasher.update(&tail);
-    hasher.update(&offset.to_le_bytes());
-    Ok(hasher.finalize().as_bytes().to_vec())
+/// The source key of a file (after symlinks are resolved, so a file is one source however it
+/// is reached).
+pub(crate) fn file_key(path: &Path) -> String {
+    let resolved = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    format!("file:{}", resolved.display())
 }
 
 fn message_session(msg: &IngestMessage) -> Option<SessionRef> {
@@ -233,6 +223,7 @@ fn message_session(msg: &IngestMessage) -> Option<SessionRef> {
         IngestMessage::Loop(l) => Some(l.session.clone()),
         IngestMessage::Item(i) => Some(i.session.clone()),
         IngestMessage::Evidence(e) => Some(e.session.clone()),
+        IngestMessage::Usage(u) => Some(u.session.clone()),
         IngestMessage::Claim(c) => Some(c.session.clone()),
         IngestMessage::Finding(f) => Some(f.session.clone()),
         IngestMessage::Capabilities(c) => c
@@ -240,42 +231,6 @@ fn message_session(msg: &IngestMessage) -> Option<SessionRef> {
             .get(fornax_types::RuntimeCapabilities::NOTE_SESSION_ID)
             .map(|id| SessionRef::new(c.provider.clone(), id.clone())),
         IngestMessage::Source(_) | IngestMessage::Record(_) => None,
-    }
-}
-
-fn cap_text(t: &mut TextValue, cap: usize) {
-    if t.text.len() > cap {
-        let full_len = t.byte_len;
-        *t = TextValue::capped(&t.text, cap);
-        t.byte_len = full_len.max(t.byte_len);
-    }
-}
-
-/// Bounds the size of stored texts (after redaction, so a secret is never split first).
-fn cap_message_texts(msg: &mut IngestMessage, cap: usize) {
-    if let IngestMessage::Item(item) = msg {
-        match &mut item.semantic.value {
-            SemanticValue::Text(t) => cap_text(t, cap),
-            SemanticValue::ToolOutput(o) => {
-                if let Some(t) = &mut o.text {
-                    cap_text(t, cap);
-                }
-                if let Some(t) = &mut o.stderr {
-                    cap_text(t, cap);
-                }
-            }
-            SemanticValue::Reasoning(r) => {
-                if let Some(t) = &mut r.text {
-                    cap_text(t, cap);
-                }
-            }
-            SemanticValue::Subagent(s) => {
-                if let Some(t) = &mut s.text {
-                    cap_text(t, cap);
-                }
-            }
-            _ => {}
-        }
     }
 }
 
@@ -288,8 +243,19 @@ impl<'s> Ingestor<'s> {
             options,
             summary: ScanSummary::default(),
             touched: BTreeSet::new(),
+            dump_sets: Default::default(),
             started: Instant::now(),
         }
+    }
+
+    /// Finds the candidates under `paths` ([`crate::discover_paths`]), names what could not be
+    /// looked into, and ingests every candidate.
+    pub fn scan_paths(&mut self, paths: &[PathBuf], progress: &mut dyn Progress) {
+        let found = crate::discover_paths(paths, self.registry);
+        for skip in found.skipped {
+            self.summary.skip_file(skip.path, skip.reason);
+        }
+        self.ingest_files(&found.candidates, progress);
     }
 
     /// Ingests every file, isolating failures per file.
@@ -320,306 +286,11 @@ impl<'s> Ingestor<'s> {
             }
             progress.advance(size);
         }
+        self.ingest_dump_sets();
         progress.finish();
     }
 
-    /// Ingests one file: new, appended, unchanged or rebuilt.
-    pub fn ingest_file(&mut self, path: &Path) -> Result<(), IngestError> {
-        let path = std::fs::canonicalize(path).map_err(io_err(path))?;
-        let meta = std::fs::metadata(&path).map_err(io_err(&path))?;
-        let key = format!("file:{}", path.display());
-        let state = self.store.source_state(&key)?;
-        let (inode, size, mtime_ns) = (
-            meta.ino(),
-            meta.len(),
-            meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
-        );
-        if let Some(st) = &state {
-            if st.cursor.inode == Some(inode)
-                && st.cursor.size == Some(size)
-                && st.cursor.mtime_ns == Some(mtime_ns)
-            {
-                self.summary.sources.unchanged += 1;
-                return Ok(());
-            }
-        }
-        let mut file = File::open(&path).map_err(io_err(&path))?;
-        let stored_adapter = state.as_ref().map(|s| s.adapter.clone());
-        let adapter_name = match stored_adapter {
-            Some(name) => name,
-            None => match self.sniff_file(&mut file, &path)? {
-                Some(name) => name,
-                None => {
-                    *self
-                        .summary
-                        .sources
-                        .skipped
-                        .entry("content not recognized".into())
-                        .or_insert(0) += 1;
-                    return Ok(());
-                }
-            },
-        };
-        let framing = if adapter_name == SPOOL_ADAPTER {
-            Framing::JsonLines
-        } else {
-            match self.registry.by_name(&adapter_name) {
-                Some(d) => d.framing,
-                None => {
-                    *self
-                        .summary
-                        .sources
-                        .skipped
-                        .entry(format!("adapter {adapter_name} not available"))
-                        .or_insert(0) += 1;
-                    return Ok(());
-                }
-            }
-        };
-        let mode = match &state {
-            None => Mode::New,
-            Some(_) if framing == Framing::WholeFile => Mode::Rebuild,
-            Some(st) => {
-                let offset = st.cursor.offset;
-                let same_prefix = size >= offset
-                    && st.cursor.prefix_fp.as_deref()
-                        == Some(
-                            prefix_fingerprint(&mut file, offset)
-                                .map_err(io_err(&path))?
-                                .as_slice(),
-                        );
-                if same_prefix {
-                    Mode::Append
-                } else {
-                    Mode::Rebuild
-                }
-            }
-        };
-        let text = matches!(framing, Framing::TextLines { .. });
-        let mut reader = self.make_reader(&adapter_name);
-        let mut start_offset = 0u64;
-        let mut next_position = 0u64;
-        let mut mode = mode;
-        if let (Mode::Append, Some(st)) = (&mode, &state) {
-            let resumed = match &st.adapter_state {
-                Some(s) => serde_json::from_str::<Value>(s)
-                    .ok()
-                    .is_some_and(|v| resume(&mut reader, &v)),
-                None => false,
-            };
-            if resumed {
-                start_offset = st.cursor.offset;
-                next_position = st.next_position;
-            } else {
-                mode = Mode::Rebuild;
-                reader = self.make_reader(&adapter_name);
-            }
-        }
-        let spec = SourceSpec {
-            key: key.clone(),
-            provider: match &reader {
-                Reader::Adapter { desc, .. } => desc.provider.as_str().to_string(),
-                Reader::Spool { .. } => "fornax".to_string(),
-            },
-            kind: "file".into(),
-            locator: path.display().to_string(),
-            adapter: adapter_name.clone(),
-            session_hint: Some(file_stem(&path)),
-        };
-        let rebuild = matches!(mode, Mode::Rebuild);
-        let hint = file_stem(&path);
-        let options = self.options.clone();
-        let mut writer = self.store.begin_source(&spec, rebuild)?;
-        let mut tally = SourceTally::default();
-        let redactor = self.redactor;
-        let source_id = SourceId::new(key.clone());
-        let mut redaction_time = std::time::Duration::ZERO;
-        let location = path.display().to_string();
-        let mut ctx = RecordCtx {
-            writer: &mut writer,
-            tally: &mut tally,
-            redactor,
-            options: &options,
-            reader: &mut reader,
-            source: &source_id,
-            hint: &hint,
-            location: Some(&location),
-            redaction_time: &mut redaction_time,
-        };
-        let (cursor_offset, next_position) = match framing {
-            Framing::TextLines { .. } | Framing::JsonLines => {
-                file.seek(SeekFrom::Start(start_offset))
-                    .map_err(io_err(&path))?;
-                let mut framer = LineFramer::new(&mut file, start_offset, options.max_record_bytes);
-                let mut position = next_position;
-                while let Some(framed) = framer.next_line().map_err(io_err(&path))? {
-                    match framed {
-                        Framed::Oversized { .. } => ctx.tally.oversized += 1,
-                        Framed::Line(line) if text => {
-                            let value = Value::String(String::from_utf8_lossy(line.bytes).into());
-                            let range = ByteRange {
-                                start: line.start,
-                                end: line.start + line.bytes.len() as u64,
-                            };
-                            ctx.record(position, range, line.bytes, &value, None)?;
-                            position += 1;
-                        }
-                        Framed::Line(line) => {
-                            if line.bytes.iter().all(|b| b.is_ascii_whitespace()) {
-                                continue;
-                            }
-                            match serde_json::from_slice::<Value>(line.bytes) {
-                                Ok(value) => {
-                                    let range = ByteRange {
-                                        start: line.start,
-                                        end: line.start + line.bytes.len() as u64,
-                                    };
-                                    ctx.record(position, range, line.bytes, &value, None)?;
-                                    position += 1;
-                                }
-                                Err(_) => match split_concatenated(line.bytes) {
-                                    Some(parts) => {
-                                        ctx.tally.defects += 1;
-                                        for (value, r) in parts {
-                                            let range = ByteRange {
-                                                start: line.start + r.start as u64,
-                                                end: line.start + r.end as u64,
-                                            };
-                                            ctx.record(
-                                                position,
-                                                range,
-                                                &line.bytes[r],
-                                                &value,
-                                                None,
-                                            )?;
-                                            position += 1;
-                                        }
-                                    }
-                                    None => ctx.tally.malformed += 1,
-                                },
-                            }
-                        }
-                    }
-                }
-                (framer.cursor(), position)
-            }
-            Framing::WholeFile => {
-                if size > options.max_record_bytes as u64 {
-                    ctx.tally.oversized += 1;
-                } else {
-                    let mut bytes = Vec::with_capacity(size as usize);
-                    file.seek(SeekFrom::Start(0)).map_err(io_err(&path))?;
-                    file.read_to_end(&mut bytes).map_err(io_err(&path))?;
-                    match serde_json::from_slice::<Value>(&bytes) {
-                        Ok(value) => ctx.record(
-                            0,
-                            ByteRange {
-                                start: 0,
-                                end: bytes.len() as u64,
-                            },
-                            &bytes,
-                            &value,
-                            None,
-                        )?,
-                        Err(_) => ctx.tally.malformed += 1,
-                    }
-                }
-                (size, 1)
-            }
-        };
-        let checkpoint = checkpoint(ctx.reader);
-        for msg in finish(&mut *ctx.reader) {
-            ctx.apply(msg)?;
-        }
-        let prefix_fp = prefix_fingerprint(&mut file, cursor_offset).map_err(io_err(&path))?;
-        let cursor = SourceCursor {
-            inode: Some(inode),
-            size: Some(size),
-            mtime_ns: Some(mtime_ns),
-            prefix_len: Some(cursor_offset),
-            prefix_fp: Some(prefix_fp),
-            offset: cursor_offset,
-        };
-        let state_json = checkpoint.map(|v| v.to_string());
-        let commit = Commit {
-            cursor: &cursor,
-            next_position,
-            adapter_state: state_json.as_deref(),
-            adapter_name: &adapter_name,
-            mode,
-            bytes_read: cursor_offset.saturating_sub(start_offset),
-            redaction_time,
-        };
-        commit_source(writer, tally, commit, &mut self.summary, &mut self.touched)
-    }
-
-    fn sniff_file(&self, file: &mut File, path: &Path) -> Result<Option<String>, IngestError> {
-        if let Some(desc) = self.registry.text_for(path) {
-            return self.sniff_text(file, path, desc);
-        }
-        file.seek(SeekFrom::Start(0)).map_err(io_err(path))?;
-        let mut framer = LineFramer::new(&mut *file, 0, 4 * 1024 * 1024);
-        let mut seen = 0;
-        let mut json_lines = 0;
-        while seen < 16 {
-            let Some(framed) = framer.next_line().map_err(io_err(path))? else {
-                break;
-            };
-            seen += 1;
-            let Framed::Line(line) = framed else { continue };
-            let Ok(value) = serde_json::from_slice::<Value>(line.bytes) else {
-                continue;
-            };
-            json_lines += 1;
-            if value.get(SPOOL_MARKER).is_some() {
-                return Ok(Some(SPOOL_ADAPTER.to_string()));
-            }
-            if let Some(d) = self.registry.sniff(&value, Framing::JsonLines) {
-                return Ok(Some(d.name.to_string()));
-            }
-        }
-        if json_lines > 1 {
-            return Ok(None);
-        }
-        // Perhaps one JSON document per file.
-        let size = file.metadata().map_err(io_err(path))?.len();
-        if size as usize > self.options.max_record_bytes {
-            return Ok(None);
-        }
-        let mut bytes = Vec::with_capacity(size as usize);
-        file.seek(SeekFrom::Start(0)).map_err(io_err(path))?;
-        file.read_to_end(&mut bytes).map_err(io_err(path))?;
-        Ok(serde_json::from_slice::<Value>(&bytes)
-            .ok()
-            .and_then(|v| self.registry.sniff(&v, Framing::WholeFile))
-            .map(|d| d.name.to_string()))
-    }
-
-    /// A text file in its adapter's folder: the adapter's when one of its first lines is.
-    fn sniff_text(
-        &self,
-        file: &mut File,
-        path: &Path,
-        desc: &AdapterDescriptor,
-    ) -> Result<Option<String>, IngestError> {
-        file.seek(SeekFrom::Start(0)).map_err(io_err(path))?;
-        let mut framer = LineFramer::new(&mut *file, 0, 4 * 1024 * 1024);
-        for _ in 0..16 {
-            match framer.next_line().map_err(io_err(path))? {
-                Some(Framed::Line(line)) => {
-                    let value = Value::String(String::from_utf8_lossy(line.bytes).into());
-                    if (desc.sniff)(&value) {
-                        return Ok(Some(desc.name.to_string()));
-                    }
-                }
-                Some(_) => {}
-                None => break,
-            }
-        }
-        Ok(None)
-    }
-
-    fn make_reader(&self, adapter_name: &str) -> Reader<'s> {
+    pub(crate) fn make_reader(&self, adapter_name: &str) -> Reader<'s> {
         if adapter_name == SPOOL_ADAPTER {
             return Reader::Spool {
                 registry: self.registry,
@@ -669,7 +340,7 @@ impl<'s> Ingestor<'s> {
 pub(crate) struct Commit<'a> {
     pub cursor: &'a SourceCursor,
     pub next_position: u64,
-    pub adapter_state: Option<&'a str>,
+    pub adapter_state: Option<&'a Redacted<Value>>,
     pub adapter_name: &'a str,
     pub mode: Mode,
     pub bytes_read: u64,
@@ -739,17 +410,18 @@ pub(crate) fn commit_source(
     summary.malformed_records += tally.malformed;
     summary.oversized_records += tally.oversized;
     summary.recovered_concatenations += tally.defects;
+    summary.repaired_escapes += tally.repaired;
     summary.redaction_ms += c.redaction_time.as_millis() as u64;
     for ((provider, _adapter, disc), n) in tally.unrecognized {
         *summary
             .unrecognized
-            .entry(format!("{provider}:{version}:{disc}"))
+            .entry(format!("{provider}:{version}:{}", disc.as_str()))
             .or_insert(0) += n;
     }
     for ((provider, reason), n) in tally.ignored {
         *summary
             .ignored
-            .entry(format!("{provider}:{reason}"))
+            .entry(format!("{provider}:{}", reason.as_str()))
             .or_insert(0) += n;
     }
     for counts in tally.redactions.values() {
@@ -761,7 +433,7 @@ pub(crate) fn commit_source(
     Ok(())
 }
 
-fn resume(reader: &mut Reader<'_>, state: &Value) -> bool {
+pub(crate) fn resume(reader: &mut Reader<'_>, state: &Value) -> bool {
     match reader {
         Reader::Adapter { adapter, .. } => adapter.resume(state),
         Reader::Spool { pending, .. } => match state.get("spool").and_then(Value::as_object) {
@@ -774,7 +446,7 @@ fn resume(reader: &mut Reader<'_>, state: &Value) -> bool {
     }
 }
 
-fn checkpoint(reader: &Reader<'_>) -> Option<Value> {
+pub(crate) fn checkpoint(reader: &Reader<'_>) -> Option<Value> {
     match reader {
         Reader::Adapter { adapter, .. } => adapter.checkpoint(),
         Reader::Spool {
@@ -827,6 +499,7 @@ impl RecordCtx<'_, '_, '_> {
         self.writer
             .add_member_record(position, member, range.into(), &fingerprint, ts)?;
         self.tally.records += 1;
+        failpoint::record_staged();
         let record = RecordRef::new(self.source.clone(), position);
         let (outcome, provider, adapter_name) = match &mut *self.reader {
             Reader::Adapter { desc, adapter } => {
@@ -853,14 +526,14 @@ impl RecordCtx<'_, '_, '_> {
                     return Ok(());
                 };
                 let Some(adapter) = spool_adapter(registry, adapters, pending, env.adapter) else {
+                    let discriminator = self.redactor.redact(
+                        format!("adapter:{}", env.adapter),
+                        &mut RedactionCounts::default(),
+                    );
                     *self
                         .tally
                         .unrecognized
-                        .entry((
-                            "fornax".into(),
-                            SPOOL_ADAPTER.into(),
-                            format!("adapter:{}", env.adapter),
-                        ))
+                        .entry(("fornax".into(), SPOOL_ADAPTER.into(), discriminator))
                         .or_insert(0) += 1;
                     return Ok(());
                 };
@@ -886,13 +559,15 @@ impl RecordCtx<'_, '_, '_> {
                 }
             }
             NormalizationOutcome::Ignored { reason } => {
-                *self
-                    .tally
-                    .ignored
-                    .entry((provider, reason.to_string()))
-                    .or_insert(0) += 1;
+                let reason = self
+                    .redactor
+                    .redact(reason.to_string(), &mut RedactionCounts::default());
+                *self.tally.ignored.entry((provider, reason)).or_insert(0) += 1;
             }
             NormalizationOutcome::Unrecognized { discriminator } => {
+                let discriminator = self
+                    .redactor
+                    .redact(discriminator, &mut RedactionCounts::default());
                 *self
                     .tally
                     .unrecognized
@@ -903,21 +578,52 @@ impl RecordCtx<'_, '_, '_> {
         Ok(())
     }
 
-    pub(crate) fn apply(&mut self, mut msg: IngestMessage) -> Result<(), IngestError> {
+    pub(crate) fn apply(&mut self, msg: IngestMessage) -> Result<(), IngestError> {
         if let IngestMessage::Session(s) = &msg {
             if let Some(v) = &s.runtime_version {
                 self.tally.runtime_version = Some(v.clone());
             }
         }
         let started = Instant::now();
-        if let Some(session) = message_session(&msg) {
-            let counts = self.tally.redactions.entry(session).or_default();
-            self.redactor.redact_message(&mut msg, counts);
-        }
+        // Every message is redacted; what was found is counted for its session, if it has one.
+        let mut sessionless = RedactionCounts::default();
+        let counts = match message_session(&msg) {
+            Some(session) => self.tally.redactions.entry(session).or_default(),
+            None => &mut sessionless,
+        };
+        let mut msg = self.redactor.redact(msg, counts);
         *self.redaction_time += started.elapsed();
-        cap_message_texts(&mut msg, self.options.text_cap);
+        // Capped after redaction, so a secret is never split before it is recognized.
+        msg.cap_texts(self.options.text_cap);
         self.writer.apply(&msg)?;
         Ok(())
+    }
+}
+
+/// `FORNAX_FAIL_AFTER_RECORDS=N`: the process aborts, as if killed, right after the N-th record
+/// of the process is staged (its source's transaction is then rolled back, and the sources
+/// committed before it stay). Crash tests use it to stop ingestion at a chosen point.
+mod failpoint {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::OnceLock;
+
+    fn limit() -> Option<u64> {
+        static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+        *LIMIT.get_or_init(|| {
+            std::env::var("FORNAX_FAIL_AFTER_RECORDS")
+                .ok()
+                .and_then(|v| v.trim().parse().ok())
+                .filter(|n| *n > 0)
+        })
+    }
+
+    pub(super) fn record_staged() {
+        static STAGED: AtomicU64 = AtomicU64::new(0);
+        if let Some(n) = limit() {
+            if STAGED.fetch_add(1, Ordering::SeqCst) + 1 >= n {
+                std::process::abort();
+            }
+        }
     }
 }
 

@@ -1,55 +1,40 @@
-//! The spool: an append-only NDJSON file of live payloads (hook and plugin events).
+//! The spool as a file source.
 //!
-//! Live transports never talk to SQLite. They append one envelope line per native payload:
-//!
-//! ```json
-//! {"fornax_spool":1,"adapter":"claude-hook","received_at":"2026-11-29T10:00:00.123Z","payload":{...}}
-//! ```
-//!
-//! and the spool file is then ingested like any other file source: with a cursor committed in
-//! the same transaction as the data, so every event is stored exactly once whatever crashes
-//! in between. The write side (envelope lines, file naming, locked and fsynced appends) lives in
-//! `fornax_hook::spool`, so that the hook binary stays small; it is re-exported here.
+//! Hooks and plugins append envelopes to day segments (`fornax_live::spool`, re-exported here:
+//! the one definition of the format, both sides). A segment is ingested like any other file
+//! source: with a cursor committed in the same transaction as the data, so every event is
+//! stored exactly once whatever crashes in between. It is recognised by its name and header
+//! (never by sniffing its contents), its header line is not a record, and each envelope's
+//! payload goes to the adapter the envelope names.
 
-use serde_json::Value;
+pub use fornax_live::spool::*;
 
-pub use fornax_hook::spool::{
-    append, envelope_line, spool_bytes, spool_file, SpoolError, DEFAULT_SPOOL_LIMIT, SPOOL_MARKER,
-};
+use std::path::Path;
 
-/// A parsed spool envelope.
-#[derive(Debug)]
-pub struct Envelope<'a> {
-    pub adapter: &'a str,
-    pub received_at: Option<&'a str>,
-    pub payload: &'a Value,
+use fornax_store::Store;
+
+/// What the spool holds that the store does not yet.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Backlog {
+    /// Bytes of segments past their stored cursor, and how many segments have such bytes.
+    pub bytes: u64,
+    pub segments: u64,
 }
 
-/// Reads an envelope, if `value` is one.
-pub fn as_envelope(value: &Value) -> Option<Envelope<'_>> {
-    let obj = value.as_object()?;
-    obj.get(SPOOL_MARKER)?;
-    Some(Envelope {
-        adapter: obj.get("adapter")?.as_str()?,
-        received_at: obj.get("received_at").and_then(Value::as_str),
-        payload: obj.get("payload")?,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The read side understands what the hook's write side appends (the torn-tail handling
-    /// itself is tested beside the writer, in `fornax-hook`).
-    #[test]
-    fn appended_envelopes_read_back() {
-        let line = envelope_line("claude-hook", "t", "{\"a\":1}");
-        let v: Value = serde_json::from_str(line.trim()).unwrap();
-        let env = as_envelope(&v).unwrap();
-        assert_eq!(env.adapter, "claude-hook");
-        assert_eq!(env.received_at, Some("t"));
-        assert_eq!(env.payload["a"], 1);
-        assert!(as_envelope(&serde_json::json!({"adapter": "x", "payload": {}})).is_none());
+/// The spool's backlog in `dir`, measured against the store's cursors (a segment never
+/// ingested counts whole).
+pub fn backlog(store: &Store, dir: &Path) -> Result<Backlog, crate::IngestError> {
+    let mut out = Backlog::default();
+    for seg in segments(dir) {
+        let key = crate::pipeline::file_key(&seg.path);
+        let done = store
+            .source_state(&key)?
+            .map(|s| s.cursor.offset)
+            .unwrap_or(0);
+        if seg.bytes > done {
+            out.bytes += seg.bytes - done;
+            out.segments += 1;
+        }
     }
+    Ok(out)
 }

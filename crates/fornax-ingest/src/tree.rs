@@ -21,32 +21,35 @@ use fornax_store::{ForeignDocuments, SourceCursor, SourceSpec, TreeMemberState};
 use fornax_types::{
     AdapterDescriptor, ByteRange, DocumentTree, Fingerprint, SourceId, TreeDoc, TreeGroup,
 };
-use serde_json::Value;
 
 use crate::clock::now_rfc3339;
+use crate::frame::{value_layout, ScanEnd, ScannedValue, ValueScanner};
 use crate::pipeline::{
     commit_source, finish, io_err, Commit, IngestError, Ingestor, Mode, Reader, RecordCtx,
     SourceTally,
 };
-use crate::summary::FileError;
+use crate::FileError;
 
 /// Where a group's documents are read from.
 enum Documents<'a> {
     Tree(&'a Path),
     Database(&'a ForeignDocuments),
+    /// Values inside files of one folder (a dump): a member is a file, each document a range.
+    Dump(&'a Path),
 }
 
 impl Documents<'_> {
-    /// Source kind as stored (`tree` or `database`).
+    /// Source kind as stored (`tree`, `database` or `dump`).
     fn kind(&self) -> &'static str {
         match self {
             Documents::Tree(_) => "tree",
             Documents::Database(_) => "database",
+            Documents::Dump(_) => "dump",
         }
     }
 
-    /// A member's bytes now, or `None` when it has gone since the first pass.
-    fn load(&self, member: &str) -> Result<Option<Vec<u8>>, IngestError> {
+    /// A document's bytes now, or `None` when it has gone since the first pass.
+    fn load(&self, member: &str, range: Option<ByteRange>) -> Result<Option<Vec<u8>>, IngestError> {
         match self {
             Documents::Tree(root) => {
                 let path = root.join(member);
@@ -57,17 +60,39 @@ impl Documents<'_> {
                 }
             }
             Documents::Database(db) => Ok(db.document(member)?),
+            Documents::Dump(root) => {
+                let Some(range) = range else { return Ok(None) };
+                let path = root.join(member);
+                let mut file = match std::fs::File::open(&path) {
+                    Ok(f) => f,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                    Err(e) => return Err(io_err(&path)(e)),
+                };
+                let mut bytes = vec![0u8; (range.end - range.start) as usize];
+                use std::io::{Read, Seek, SeekFrom};
+                let read = file
+                    .seek(SeekFrom::Start(range.start))
+                    .and_then(|_| file.read_exact(&mut bytes));
+                match read {
+                    Ok(()) => Ok(Some(bytes)),
+                    // Shorter than when it was placed: rewritten since; the next scan sees it.
+                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
+                    Err(e) => Err(io_err(&path)(e)),
+                }
+            }
         }
     }
 
-    /// A tree member's bytes are a whole file; a database row has no byte range.
-    fn range(&self, len: usize) -> Option<ByteRange> {
+    /// A tree member's bytes are a whole file, a dump's document a range of its file; a
+    /// database row has no byte range.
+    fn range(&self, len: usize, placed: Option<ByteRange>) -> Option<ByteRange> {
         match self {
             Documents::Tree(_) => Some(ByteRange {
                 start: 0,
                 end: len as u64,
             }),
             Documents::Database(_) => None,
+            Documents::Dump(_) => placed,
         }
     }
 }
@@ -77,6 +102,8 @@ impl Documents<'_> {
 struct Placed {
     docs: Vec<TreeDoc>,
     members: Vec<String>,
+    /// Where a dump's document sits in its member file.
+    ranges: Vec<Option<ByteRange>>,
     fingerprints: Vec<Fingerprint>,
     /// Over the record-size limit: counted, never read again.
     oversized: Vec<bool>,
@@ -86,7 +113,7 @@ struct Placed {
 
 /// Places one document from its bytes (`None`: too large to read).
 fn place_bytes(tree: &DocumentTree, member: &str, bytes: Option<&[u8]>) -> TreeMemberState {
-    let value = bytes.and_then(|b| serde_json::from_slice::<Value>(b).ok());
+    let value = bytes.and_then(|b| fornax_live::json::parse(b).ok().map(|p| p.value));
     TreeMemberState {
         size: 0,
         mtime_ns: 0,
@@ -99,6 +126,10 @@ fn place_bytes(tree: &DocumentTree, member: &str, bytes: Option<&[u8]>) -> TreeM
 
 impl Placed {
     fn push(&mut self, member: String, state: &TreeMemberState) {
+        self.push_at(member, None, state);
+    }
+
+    fn push_at(&mut self, member: String, range: Option<ByteRange>, state: &TreeMemberState) {
         let Some(doc) = &state.placed else {
             self.outside += 1;
             return;
@@ -107,6 +138,7 @@ impl Placed {
         self.fingerprints.push(Fingerprint(state.fingerprint));
         self.oversized.push(state.oversized);
         self.members.push(member);
+        self.ranges.push(range);
     }
 }
 
@@ -180,6 +212,108 @@ fn tree_files(
 }
 
 impl Ingestor<'_> {
+    /// Ingests the dump files gathered while files were read: each folder's dumps for one
+    /// adapter form one set, read as one source per group (session) its adapter plans, so a
+    /// session spread over several files (one per hook event type, say) is one timeline.
+    pub(crate) fn ingest_dump_sets(&mut self) {
+        let sets = std::mem::take(&mut self.dump_sets);
+        for ((dir, adapter), files) in sets {
+            let Some(desc) = self.registry.by_name(adapter) else {
+                continue;
+            };
+            if let Err(e) = self.ingest_dump_set(&dir, desc, &files) {
+                self.summary.errors.push(FileError {
+                    path: dir.display().to_string(),
+                    error: e.to_string(),
+                });
+            }
+        }
+    }
+
+    fn ingest_dump_set(
+        &mut self,
+        dir: &Path,
+        desc: &AdapterDescriptor,
+        files: &[PathBuf],
+    ) -> Result<(), IngestError> {
+        let Some(tree) = desc.tree else {
+            return Ok(());
+        };
+        let mut stats = Vec::new();
+        for path in files {
+            let meta = std::fs::metadata(path).map_err(io_err(path))?;
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            stats.push((name, meta));
+        }
+        stats.sort_by(|a, b| a.0.cmp(&b.0));
+        let set_key = format!("dump:{}#{}", dir.display(), desc.name);
+        let stat_fp = stat_fingerprint(&stats);
+        if self.store.tree_fingerprint(&set_key)?.as_deref() == Some(stat_fp.as_slice()) {
+            self.summary.sources.unchanged += 1;
+            return Ok(());
+        }
+        let mut placed = Placed::default();
+        for (name, _) in &stats {
+            self.place_dump_file(dir, name, &tree, &mut placed)?;
+        }
+        let locator = dir.display().to_string();
+        if self.ingest_groups(&Documents::Dump(dir), &locator, desc, &tree, &placed) {
+            self.store
+                .set_tree_fingerprint(&set_key, &stat_fp, &now_rfc3339())?;
+        }
+        Ok(())
+    }
+
+    /// Places every value of one dump file (one pass, bounded by the largest value).
+    fn place_dump_file(
+        &mut self,
+        dir: &Path,
+        name: &str,
+        tree: &DocumentTree,
+        placed: &mut Placed,
+    ) -> Result<(), IngestError> {
+        use std::io::{Read, Seek, SeekFrom};
+        let path = dir.join(name);
+        let mut file = std::fs::File::open(&path).map_err(io_err(&path))?;
+        let mut head = [0u8; 4096];
+        let n = file.read(&mut head).map_err(io_err(&path))?;
+        let Some(&first) = head[..n].iter().find(|b| !b.is_ascii_whitespace()) else {
+            return Ok(());
+        };
+        file.seek(SeekFrom::Start(0)).map_err(io_err(&path))?;
+        let mut scanner = ValueScanner::new(
+            &mut file,
+            value_layout(first),
+            self.options.max_record_bytes,
+        );
+        while let Some(scanned) = scanner.next_value().map_err(io_err(&path))? {
+            let (range, state) = match scanned {
+                ScannedValue::Value { start, bytes } => (
+                    ByteRange {
+                        start,
+                        end: start + bytes.len() as u64,
+                    },
+                    place_bytes(tree, name, Some(bytes)),
+                ),
+                ScannedValue::Oversized { start, end } => {
+                    (ByteRange { start, end }, place_bytes(tree, name, None))
+                }
+            };
+            placed.push_at(name.to_string(), Some(range), &state);
+            self.summary.documents_placed += 1;
+        }
+        if matches!(
+            scanner.end(),
+            Some(ScanEnd::Truncated | ScanEnd::Invalid(_))
+        ) {
+            self.summary.malformed_records += 1;
+        }
+        Ok(())
+    }
+
     /// Ingests a document tree rooted at `root`, one source per planned group.
     pub(crate) fn ingest_tree(
         &mut self,
@@ -393,19 +527,23 @@ impl Ingestor<'_> {
                 read_now.push((member, placed.fingerprints[i]));
                 continue;
             }
-            let Some(bytes) = docs.load(member)? else {
+            let placed_range = placed.ranges.get(i).copied().flatten();
+            let Some(bytes) = docs.load(member, placed_range)? else {
                 continue;
             };
             total += bytes.len() as u64;
             read_now.push((member, Fingerprint::of(&bytes)));
-            match serde_json::from_slice::<Value>(&bytes) {
-                Ok(value) => ctx.record(
-                    position as u64,
-                    docs.range(bytes.len()),
-                    &bytes,
-                    &value,
-                    Some(member),
-                )?,
+            match fornax_live::json::parse(&bytes) {
+                Ok(parsed) => {
+                    ctx.tally.repaired += u64::from(parsed.repaired);
+                    ctx.record(
+                        position as u64,
+                        docs.range(bytes.len(), placed_range),
+                        &bytes,
+                        &parsed.value,
+                        Some(member),
+                    )?
+                }
                 Err(_) => ctx.tally.malformed += 1,
             }
         }
@@ -419,6 +557,8 @@ impl Ingestor<'_> {
             prefix_len: None,
             prefix_fp: Some(group_fingerprint(read_now.iter().map(|(m, f)| (*m, f)))),
             offset: total,
+            open_tail: false,
+            blocks: None,
         };
         let commit = Commit {
             cursor: &cursor,

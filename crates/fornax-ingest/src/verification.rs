@@ -5,12 +5,13 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
+use fornax_redact::RedactionCounts;
 use fornax_store::Store;
 use fornax_types::{Item, SemanticValue, SessionRef};
 
 use crate::clock::now_rfc3339;
 use crate::order::merge_timelines;
-use crate::pipeline::IngestError;
+use crate::pipeline::{shared_redactor, IngestError};
 
 /// What re-verifying some sessions produced.
 #[derive(Debug, Default)]
@@ -41,6 +42,7 @@ fn verify_roots(store: &mut Store, sessions: &[i64]) -> Result<VerifyOutcome, In
         roots.insert(store.family_root(*id)?);
     }
     let now = now_rfc3339();
+    let redactor = shared_redactor();
     let mut outcome = VerifyOutcome::default();
     for root in roots {
         let mut family = store.family_for_verification(root)?;
@@ -49,18 +51,23 @@ fn verify_roots(store: &mut Store, sessions: &[i64]) -> Result<VerifyOutcome, In
         // machine; what Fornax observes itself is then judged with the rest.
         let checks = host_commit_checks(store, &family, &result.claims, &now)?;
         if !checks.is_empty() {
-            for check in &checks {
-                store.add_evidence(check)?;
+            // A commit's summary is read from the repository: native text like any other.
+            for check in redactor.redact_all(checks, &mut RedactionCounts::default()) {
+                store.add_evidence(&check)?;
             }
             family = store.family_for_verification(root)?;
             result = verify_family(store, &family)?;
         }
         outcome.claims += result.claims.len() as u64;
+        // Judgements are made of redacted text, but what they quote and derive (a command line
+        // joined from its words, a rationale) passes the boundary again before it is stored.
+        // What is found here was counted when the text it came from was stored.
+        let mut counts = RedactionCounts::default();
         store.write_verification(
             &family.session_ids,
-            &result.evidence,
-            &result.claims,
-            &result.findings,
+            &redactor.redact_all(result.evidence, &mut counts),
+            &redactor.redact_all(result.claims, &mut counts),
+            &redactor.redact_all(result.findings, &mut counts),
             &now,
         )?;
         outcome.sessions.extend(family.session_ids);

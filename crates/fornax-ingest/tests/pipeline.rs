@@ -272,3 +272,148 @@ fn unrecognized_content_is_skipped_with_a_reason() {
     let s = scan(&mut store, &registry(), &file);
     assert_eq!(s.sources.skipped.get("content not recognized"), Some(&1));
 }
+
+fn scan_with(
+    store: &mut Store,
+    registry: &Registry,
+    root: &Path,
+    tail_quiet: Option<std::time::Duration>,
+) -> ScanSummary {
+    let mut ing = Ingestor::new(
+        store,
+        registry,
+        IngestOptions {
+            max_record_bytes: 4096,
+            tail_quiet,
+            ..IngestOptions::default()
+        },
+    );
+    ing.scan_paths(&[root.to_path_buf()], &mut ());
+    ing.finish().unwrap()
+}
+
+#[test]
+fn a_final_line_without_newline_is_taken_once_quiet_and_never_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.jsonl");
+    let last = line("s1", "the end");
+    std::fs::write(&file, format!("{}{}", line("s1", "start"), last.trim_end())).unwrap();
+    let mut store = Store::open(&dir.path().join("f.db")).unwrap();
+    let reg = registry();
+    // A tailing reader that waits for quiet does not take it while it may still be written.
+    let s = scan_with(
+        &mut store,
+        &reg,
+        &file,
+        Some(std::time::Duration::from_secs(3600)),
+    );
+    assert_eq!(s.records, 1);
+    let s = scan_with(&mut store, &reg, &file, Some(std::time::Duration::ZERO));
+    assert_eq!((s.sources.appended, s.records), (1, 1));
+    // The writer finishes the line and writes another: one new record, no repeat.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap();
+    f.write_all(format!("\n{}", line("s1", "after")).as_bytes())
+        .unwrap();
+    drop(f);
+    let s = scan_with(&mut store, &reg, &file, Some(std::time::Duration::ZERO));
+    assert_eq!((s.sources.appended, s.records), (1, 1));
+    assert_eq!(count(&store, "record"), 3);
+    assert_eq!(count(&store, "item"), 3);
+}
+
+#[test]
+fn values_of_an_array_dump_are_records_at_their_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("chat.json");
+    let values = [
+        json!({"toy": 1, "sid": "s1", "text": "one"}),
+        json!({"toy": 1, "sid": "s1", "text": "two \u{1F600}"}),
+    ];
+    let body = serde_json::to_string_pretty(&values).unwrap();
+    std::fs::write(&file, &body).unwrap();
+    let mut store = Store::open(&dir.path().join("f.db")).unwrap();
+    let reg = registry();
+    let s = scan(&mut store, &reg, &file);
+    assert_eq!((s.sources.new, s.records, s.items), (1, 2, 2), "{s:#?}");
+    let loc = store.record_location(2).unwrap();
+    let bytes = &body.as_bytes()[loc.byte_start.unwrap() as usize..loc.byte_end.unwrap() as usize];
+    assert_eq!(serde_json::from_slice::<Value>(bytes).unwrap(), values[1]);
+    assert_eq!(Fingerprint::of(bytes).to_hex(), loc.fingerprint);
+    // Rewritten whole with one more element (as a Stop hook dumps it): rebuilt, not repeated.
+    let more = [
+        values[0].clone(),
+        values[1].clone(),
+        json!({"toy": 1, "sid": "s1", "text": "three"}),
+    ];
+    std::fs::write(&file, serde_json::to_string_pretty(&more).unwrap()).unwrap();
+    let s = scan(&mut store, &reg, &file);
+    assert_eq!(s.sources.rebuilt, 1);
+    assert_eq!(count(&store, "record"), 3);
+    assert_eq!(count(&store, "item"), 3);
+    assert_eq!(scan(&mut store, &reg, &file).sources.unchanged, 1);
+}
+
+#[test]
+fn retention_deletes_only_closed_segments_whose_events_are_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let spool_dir = dir.path().join("spool");
+    let payload = json!({"toy": 1, "sid": "s9", "text": "from a hook"}).to_string();
+    for day in ["2026-01-01", "2026-01-02"] {
+        spool::append(
+            &spool::spool_file(&spool_dir, day),
+            &[spool::envelope_line("toy", "t", &payload)],
+            spool::DEFAULT_SPOOL_LIMIT,
+            true,
+        )
+        .unwrap();
+    }
+    let mut store = Store::open(&dir.path().join("f.db")).unwrap();
+    let reg = registry();
+    // Not stored yet: nothing is deleted.
+    {
+        let mut ing = Ingestor::new(&mut store, &reg, IngestOptions::default());
+        let r = ing
+            .retire_spool(&spool_dir, "2026-01-02", &mut fornax_ingest::NoArchive)
+            .unwrap();
+        assert_eq!(r.segments, 0);
+    }
+    let mut ing = Ingestor::new(&mut store, &reg, IngestOptions::default());
+    ing.scan_paths(std::slice::from_ref(&spool_dir), &mut ());
+    // "Today" is the 2nd: the 1st is closed and stored, the 2nd is open.
+    let r = ing
+        .retire_spool(&spool_dir, "2026-01-02", &mut fornax_ingest::NoArchive)
+        .unwrap();
+    ing.finish().unwrap();
+    assert_eq!(r.segments, 1);
+    assert!(!spool::spool_file(&spool_dir, "2026-01-01").exists());
+    assert!(spool::spool_file(&spool_dir, "2026-01-02").exists());
+    assert_eq!(
+        count(&store, "record"),
+        2,
+        "the retired segment's records stay"
+    );
+    let retired = store
+        .query(
+            "SELECT COUNT(*) FROM source WHERE status = 'retired'",
+            QueryLimits::default(),
+        )
+        .unwrap()
+        .rows[0][0]
+        .as_i64()
+        .unwrap();
+    assert_eq!(retired, 1);
+    // A hook that writes that day's segment again starts a new source, leaving the old intact.
+    spool::append(
+        &spool::spool_file(&spool_dir, "2026-01-01"),
+        &[spool::envelope_line("toy", "t", &payload)],
+        spool::DEFAULT_SPOOL_LIMIT,
+        true,
+    )
+    .unwrap();
+    let s = scan(&mut store, &reg, &spool_dir);
+    assert_eq!(s.sources.new, 1);
+    assert_eq!(count(&store, "record"), 3);
+}

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::bytes::{contains_placeholder, is_reference};
 use crate::detect::{authorization_value, is_placeholder_word};
 use crate::kind::PLACEHOLDER_PREFIX;
-use crate::names::{classify, NameClass};
+use crate::names::{classify, declares_identifier, NameClass};
 use crate::pass::Pass;
 use crate::span::Findings;
 use crate::SecretKind;
@@ -60,9 +60,22 @@ fn redact_object(pass: &mut Pass<'_>, map: &mut Map<String, Value>, depth: usize
             classify(key).or(pair_class)
         } else {
             classify(key)
-        };
+        }
+        // A JSON field named `signature` holds a signature of a message, not a credential.
+        .filter(|c| *c != NameClass::Signature);
         match (class, value) {
             (Some(class), Value::String(s)) => redact_whole(pass, s, class),
+            // `"pin": 482913`: a number can be a secret too; it becomes a string placeholder.
+            (Some(NameClass::Secret), value @ Value::Number(_)) => {
+                let mut digits = value.to_string();
+                if digits.len() >= 4 {
+                    pass.replace_whole(&mut digits, SecretKind::SecretAssignment);
+                    *value = Value::String(digits);
+                }
+            }
+            (None, Value::String(s)) if declares_identifier(key.as_bytes()) => {
+                pass.identifier(s);
+            }
             (_, value) => redact_value(pass, value, depth + 1),
         }
     }

@@ -18,6 +18,10 @@ pub enum SecretKind {
     GoogleApiKey,
     NpmToken,
     PypiToken,
+    /// A token in the documented format of another issuer (Hugging Face, Groq, xAI,
+    /// DigitalOcean, SendGrid, Shopify, Grafana, Square, Google OAuth, Linear, Notion, Figma,
+    /// Sentry, Docker, Replicate, Perplexity, Mailgun, Telegram, Vault, Google client secrets).
+    ApiToken,
     Jwt,
     Authorization,
     UrlCredentials,
@@ -27,7 +31,7 @@ pub enum SecretKind {
 }
 
 impl SecretKind {
-    pub const ALL: [SecretKind; 18] = [
+    pub const ALL: [SecretKind; 19] = [
         SecretKind::PrivateKey,
         SecretKind::AwsAccessKeyId,
         SecretKind::AwsSecretKey,
@@ -40,6 +44,7 @@ impl SecretKind {
         SecretKind::GoogleApiKey,
         SecretKind::NpmToken,
         SecretKind::PypiToken,
+        SecretKind::ApiToken,
         SecretKind::Jwt,
         SecretKind::Authorization,
         SecretKind::UrlCredentials,
@@ -63,6 +68,7 @@ impl SecretKind {
             SecretKind::GoogleApiKey => "google_api_key",
             SecretKind::NpmToken => "npm_token",
             SecretKind::PypiToken => "pypi_token",
+            SecretKind::ApiToken => "api_token",
             SecretKind::Jwt => "jwt",
             SecretKind::Authorization => "authorization",
             SecretKind::UrlCredentials => "url_credentials",
@@ -88,6 +94,7 @@ impl SecretKind {
             SecretKind::GoogleApiKey => "[REDACTED:google_api_key]",
             SecretKind::NpmToken => "[REDACTED:npm_token]",
             SecretKind::PypiToken => "[REDACTED:pypi_token]",
+            SecretKind::ApiToken => "[REDACTED:api_token]",
             SecretKind::Jwt => "[REDACTED:jwt]",
             SecretKind::Authorization => "[REDACTED:authorization]",
             SecretKind::UrlCredentials => "[REDACTED:url_credentials]",

@@ -7,12 +7,19 @@
 //! only ever sees redacted text. [`RedactionCounts`] records how many secrets of each kind
 //! were replaced.
 //!
-//! What it finds: private key blocks; AWS, GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic,
-//! Google, npm and PyPI tokens by their formats; JWTs; `Authorization` values; passwords in
-//! URLs; values assigned to secret-named variables, keys and flags in env files, shell, YAML,
-//! JSON, TOML, XML, code and command lines (short values too); passwords given to known tools
-//! as short flags (`mysql -pX`, `sshpass -p X`, `curl -u user:X`, ...); and random-looking
-//! tokens judged by measured entropy.
+//! [`Redactor::redact`] returns a [`Redacted`] value, which only this crate can construct and
+//! which is what every store write takes: the boundary is checked by the compiler.
+//!
+//! What it finds, and what it leaves alone, is written down in `docs/secrets.md` (the rule
+//! both test corpora are written against): private key blocks; AWS, GitHub, GitLab, Slack,
+//! Stripe, OpenAI, Anthropic, Google, npm and PyPI tokens and those of about thirty other
+//! issuers by their formats; JWTs and JWEs; `Authorization` values; passwords in URLs,
+//! connection strings, `.netrc` and `.pgpass` lines; secret-named query parameters and signed
+//! URLs' signatures; values assigned to secret-named variables, keys and flags in env files,
+//! shell, YAML, JSON, TOML, XML, code and command lines (short values too); passwords given to
+//! known tools as short flags (`mysql -pX`, `sshpass -p X`, `curl -u user:X`, ...); and
+//! random-looking tokens judged by measured entropy, except where they are identifiers: ids
+//! in URL paths, values of names that declare an identifier or an opaque blob.
 //!
 //! How: one Aho-Corasick pass over short trigger literals hands each hit to a local check,
 //! and one byte-class pass measures entropy on runs of token characters long enough to be
@@ -47,6 +54,10 @@
 //!   24-character base62 tokens, under 1% from 40 characters) and all-hexadecimal secrets
 //!   (which look like digests).
 //! * Short single-dash flags mean a password only for the tools listed in `detect::cli`.
+//! * A value of three words or more with a function word among them, after a secret name, is
+//!   taken for prose (`token: the bearer token, see ...`), so such a passphrase is kept.
+//! * A random segment of a URL's path is taken for a resource id unless a credential step
+//!   precedes it (`/reset/`, `/webhooks/<id>/`).
 
 mod bytes;
 mod counts;
@@ -56,12 +67,14 @@ mod kind;
 mod message;
 mod names;
 mod pass;
+mod redacted;
 mod span;
 
 use fornax_types::IngestMessage;
 
 pub use counts::RedactionCounts;
 pub use kind::SecretKind;
+pub use redacted::{Redactable, Redacted};
 
 use detect::Detectors;
 use span::Findings;
@@ -120,6 +133,22 @@ impl Redactor {
     /// call's `argv` repeats its `command` word by word).
     pub fn redact_message(&self, msg: &mut IngestMessage, counts: &mut RedactionCounts) {
         message::redact(self, msg, counts);
+    }
+
+    /// Redacts every text-bearing field of `value`, as [`Redactor::redact_message`] does, and
+    /// seals the result: a [`Redacted`] is what the store's write API takes.
+    pub fn redact<T: Redactable>(&self, mut value: T, counts: &mut RedactionCounts) -> Redacted<T> {
+        message::redact(self, &mut value, counts);
+        Redacted::seal(value)
+    }
+
+    /// [`Redactor::redact`] for each value.
+    pub fn redact_all<T: Redactable>(
+        &self,
+        values: impl IntoIterator<Item = T>,
+        counts: &mut RedactionCounts,
+    ) -> Vec<Redacted<T>> {
+        values.into_iter().map(|v| self.redact(v, counts)).collect()
     }
 
     /// Detections in `text` merged into non-overlapping spans (for whole-value decisions).

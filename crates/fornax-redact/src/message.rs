@@ -1,4 +1,5 @@
-//! Redacting a whole message through the model's own list of text fields.
+//! Redacting a whole value (a message, evidence, a claim) through the model's own list of
+//! text fields.
 //!
 //! Fields of one message are often copies or pieces of one another, and a piece alone can
 //! lose the context that made its secret recognizable: a shell call's `argv` is its
@@ -11,12 +12,13 @@
 //! 3. what was found is replaced wherever else it appears in the message (when it is
 //!    distinctive enough that a plain word elsewhere cannot be mistaken for it).
 
-use fornax_types::text::{visit_message_text, TextVisitor};
-use fornax_types::{IngestMessage, Invocation, SemanticValue};
+use fornax_types::text::TextVisitor;
+use fornax_types::Invocation;
 use serde_json::Value;
 
 use crate::kind::PLACEHOLDER_PREFIX;
 use crate::pass::{Found, Pass};
+use crate::redacted::Redactable;
 use crate::span::Span;
 use crate::{RedactionCounts, Redactor, SecretKind};
 
@@ -66,7 +68,12 @@ impl TextVisitor for Scrub<'_> {
     }
 }
 
-pub(crate) fn redact(redactor: &Redactor, msg: &mut IngestMessage, counts: &mut RedactionCounts) {
+/// Redacts every text-bearing field of `value` (see [`Redactable`]).
+pub(crate) fn redact<T: Redactable + ?Sized>(
+    redactor: &Redactor,
+    value: &mut T,
+    counts: &mut RedactionCounts,
+) {
     let mut found = Vec::new();
     let mut detect = Detect {
         pass: Pass {
@@ -75,30 +82,14 @@ pub(crate) fn redact(redactor: &Redactor, msg: &mut IngestMessage, counts: &mut 
             found: Some(&mut found),
         },
     };
-    if let IngestMessage::Item(item) = msg {
-        if let SemanticValue::ShellCall(call) = &mut item.semantic.value {
-            for invocation in &mut call.invocations {
-                redact_words(&mut detect.pass, invocation);
-            }
-        }
+    for invocation in value.invocations() {
+        redact_words(&mut detect.pass, invocation);
     }
-    visit_message_text(msg, &mut detect);
-    visit_unlisted_text(msg, &mut detect);
+    value.visit_text(&mut detect);
     found.retain(|f| is_scrubbable(&f.text));
     if !found.is_empty() {
         let mut scrub = Scrub { found: &found };
-        visit_message_text(msg, &mut scrub);
-        visit_unlisted_text(msg, &mut scrub);
-    }
-}
-
-/// Free text that [`visit_message_text`] does not list: capability `notes` are free-form
-/// metadata (reserved keys hold a session id and a version, but any note may be written).
-fn visit_unlisted_text(msg: &mut IngestMessage, visitor: &mut dyn TextVisitor) {
-    if let IngestMessage::Capabilities(c) = msg {
-        for note in c.notes.values_mut() {
-            visitor.text(note);
-        }
+        value.visit_text(&mut scrub);
     }
 }
 

@@ -14,6 +14,10 @@ pub(crate) enum NameClass {
     AwsSecret,
     /// The value is an HTTP authorization header value (`Authorization`).
     Authorization,
+    /// A signature (`X-Amz-Signature`, `Signature`, `sig`): a credential in a signed URL's
+    /// query string (`Signature=...`), where it grants access; elsewhere (a JSON field, a
+    /// thinking block's `signature`) a signature is derived from a message and grants nothing.
+    Signature,
 }
 
 /// Normalized endings that name a secret.
@@ -35,8 +39,9 @@ const SECRET_SUFFIXES: &[&str] = &[
     "credential",
     "credentials",
     "secretkeybase",
-    // Signed URLs: `X-Amz-Signature=`, `Signature=`.
-    "signature",
+    "accountkey",
+    "sharedkey",
+    "passcode",
 ];
 
 /// Normalized endings that look like a secret name but name something public: tokenizer
@@ -89,8 +94,18 @@ pub(crate) fn classify(name: &str) -> Option<NameClass> {
     if norm.is_empty() {
         return None;
     }
+    // A PIN only as the whole name (`pin`, `PIN`, `pin_code`): `spin`, `mapping` are not.
+    if matches!(norm, b"pin" | b"pincode" | b"pinnumber") {
+        return Some(NameClass::Secret);
+    }
+    if norm.ends_with(b"signature") {
+        return Some(NameClass::Signature);
+    }
     // Every secret suffix ends in one of these letters; most names are dismissed here.
-    if matches!(norm.last(), Some(b'd' | b'e' | b't' | b'n' | b'y' | b's')) {
+    if matches!(
+        norm.last(),
+        Some(b'd' | b'e' | b't' | b'n' | b'y' | b's' | b'l')
+    ) {
         if norm.ends_with(b"authorization") {
             return Some(NameClass::Authorization);
         }
@@ -110,9 +125,12 @@ pub(crate) fn classify(name: &str) -> Option<NameClass> {
         return None;
     }
     let (words, last) = last_word(name);
-    // `sig=` of a shared-access-signature URL.
-    if last.eq_ignore_ascii_case("auth") || (words == 1 && last.eq_ignore_ascii_case("sig")) {
+    if last.eq_ignore_ascii_case("auth") {
         return Some(NameClass::Secret);
+    }
+    // `sig=` of a shared-access-signature URL.
+    if words == 1 && last.eq_ignore_ascii_case("sig") {
+        return Some(NameClass::Signature);
     }
     if words >= 2
         && QUALIFIED_LAST_WORDS
@@ -122,6 +140,43 @@ pub(crate) fn classify(name: &str) -> Option<NameClass> {
         return Some(NameClass::Secret);
     }
     None
+}
+
+/// Whether a name declares that its value is an identifier, a digest or an opaque blob
+/// (`documentId`, `SPREADSHEET_ID`, `event_id`, `sha`, `etag`, `signature`,
+/// `encrypted_content`, `reasoningOpaque`): such a value is not judged by its randomness.
+/// Session ids are not among them: a session id is a credential.
+pub(crate) fn declares_identifier(name: &[u8]) -> bool {
+    let norm: Vec<u8> = name
+        .iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    const ENDINGS: &[&[u8]] = &[
+        b"id",
+        b"ids",
+        b"uuid",
+        b"guid",
+        b"hash",
+        b"sha",
+        b"digest",
+        b"checksum",
+        b"etag",
+        b"signature",
+        b"encryptedcontent",
+        b"ciphertext",
+        b"opaque",
+        b"fingerprint",
+        b"integrity",
+        b"oid",
+        b"cid",
+        b"commit",
+        b"revision",
+        b"nonce",
+    ];
+    let session = norm.ends_with(b"sessionid") || norm == b"sid" || norm.ends_with(b"sessid");
+    // `key_id` names a key's identifier; `apikey`, `secret` never end with these.
+    !session && norm.len() >= 2 && ENDINGS.iter().any(|e| norm.ends_with(e))
 }
 
 /// Flag spellings that name a password only as flags (`--pass`, openssl's `-passin`).
@@ -198,8 +253,11 @@ mod tests {
             "basic_auth",
             "credentials",
             "spring.datasource.password",
-            "X-Amz-Signature",
-            "sig",
+            "pin",
+            "PIN",
+            "pin_code",
+            "AccountKey",
+            "passcode",
         ] {
             assert!(
                 matches!(classify(name), Some(NameClass::Secret)),
@@ -234,6 +292,8 @@ mod tests {
             "GIT_ASKPASS",
             "SSH_AUTH_SOCK",
             "author",
+            "spin",
+            "mapping",
             "",
             "--",
         ] {
@@ -260,6 +320,9 @@ mod tests {
             classify("HTTP_AUTHORIZATION"),
             Some(NameClass::Authorization)
         );
+        for name in ["X-Amz-Signature", "Signature", "sig", "thinkingSignature"] {
+            assert_eq!(classify(name), Some(NameClass::Signature), "{name}");
+        }
     }
 
     #[test]

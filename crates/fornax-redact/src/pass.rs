@@ -27,6 +27,19 @@ impl Pass<'_> {
         }
     }
 
+    /// Redacts `text`, an identifier or opaque blob by declaration, in place: formats and
+    /// names are looked for, randomness is not judged.
+    pub fn identifier(&mut self, text: &mut String) {
+        let found = span::Findings {
+            skip_entropy: true,
+            ..Default::default()
+        };
+        let spans = self.redactor.spans_with(text, found);
+        if !spans.is_empty() {
+            self.replace(text, &spans);
+        }
+    }
+
     /// Replaces `spans` (merged, sorted) in `text`, remembering the secrets.
     pub fn replace(&mut self, text: &mut String, spans: &[Span]) {
         if let Some(found) = self.found.as_deref_mut() {

@@ -28,6 +28,10 @@ pub(crate) struct Findings {
     /// Blocks that are known not to be secrets (certificates, public keys): the entropy
     /// detector skips them.
     pub protected: Vec<Protected>,
+    /// The whole text is an identifier or an opaque blob by declaration (the value of a JSON
+    /// key such as `documentId` or `signature`): only formats and names are looked for, not
+    /// randomness.
+    pub skip_entropy: bool,
 }
 
 impl Findings {

@@ -57,7 +57,10 @@ fn assignments_keep_name_and_operator() {
                 r#"{"password": "{S}", "user": "bob"}"#,
                 r#"{"password": "[REDACTED:secret_assignment]", "user": "bob"}"#,
             ),
-            (r#"{"pin": 1234}"#, r#"{"pin": 1234}"#),
+            (
+                r#"{"pin": 1234}"#,
+                r#"{"pin": "[REDACTED:secret_assignment]"}"#,
+            ),
             (
                 r#"{"passwd": 90125}"#,
                 r#"{"passwd": "[REDACTED:secret_assignment]"}"#,

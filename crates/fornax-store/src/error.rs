@@ -36,6 +36,12 @@ pub enum StoreError {
     Query(String),
     #[error("{path}: unknown schema: {detail}")]
     UnknownSchema { path: PathBuf, detail: String },
+    #[error("another fornax is writing to {}{} (waited {:.0}s)", path.display(), holder.as_ref().map(|h| format!(": {h}")).unwrap_or_default(), waited.as_secs_f64())]
+    Locked {
+        path: PathBuf,
+        holder: Option<String>,
+        waited: std::time::Duration,
+    },
 }
 
 impl StoreError {

@@ -18,22 +18,33 @@
 //!   scans pending texts, so results never miss committed text.
 //! * Findings are append-only: a new row only when a claim's judgement changes. A re-check
 //!   (a run Fornax performed later) is a row of its own beside them, never a new verdict.
+//! * One writer per database: every writable [`Store`] holds the store-writer lock
+//!   ([`WriterLock`]) for as long as it lives, and schema creation and migrations run under it,
+//!   so concurrent first opens never race. Read-only handles take no lock.
 //! * Database files are private to the user (0600).
 //! * Another program's database ([`ForeignDocuments`]) is only ever opened read-only, and its
 //!   schema is checked before any row is read.
 
 mod error;
 mod foreign;
+mod listing;
+mod lock;
 mod mirror;
 mod query;
 mod read;
 mod recheck;
 mod schema;
 mod trees;
+mod usage;
 mod write;
 
 pub use error::StoreError;
 pub use foreign::ForeignDocuments;
+pub use listing::{
+    ActivityRow, ChangeMarker, ChildSession, FindingOrder, ListFilter, ProjectStat, StoredEvidence,
+    LATEST,
+};
+pub use lock::{LockHolder, LockWait, WriterLock};
 pub use mirror::{MirrorFinding, MirrorItem};
 pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
@@ -43,6 +54,7 @@ pub use read::{
 pub use recheck::RecheckRow;
 pub use schema::SCHEMA_VERSION;
 pub use trees::TreeMemberState;
+pub use usage::{UsageGrain, UsageQuery};
 pub use write::{Drift, SourceCursor, SourceSpec, SourceState, SourceWriter, WriteSummary};
 
 use std::path::{Path, PathBuf};
@@ -54,17 +66,31 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// Held by every writable handle; `None` for read-only ones.
+    writer: Option<WriterLock>,
 }
 
 impl Store {
     /// The page cache's bound while writing, in KiB.
     pub const CACHE_KIB: u32 = 16 * 1024;
 
-    /// Opens (creating if needed) the database at `path` and migrates it.
+    /// How long [`Store::open`] waits for another writer to finish.
+    pub const DEFAULT_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+    /// Opens (creating if needed) the database at `path` for writing and migrates it, waiting up
+    /// to [`Store::DEFAULT_WAIT`] for the store-writer lock.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        Store::open_with(path, "writer", LockWait::up_to(Store::DEFAULT_WAIT))
+    }
+
+    /// [`Store::open`], saying what the writer does (shown to writers that wait for it) and how
+    /// long to wait for the lock.
+    pub fn open_with(path: &Path, purpose: &str, wait: LockWait<'_>) -> Result<Store, StoreError> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| StoreError::io(dir, e))?;
         }
+        // Taken before the database is touched: creating the schema is one writer's job.
+        let writer = WriterLock::acquire(path, purpose, wait)?;
         let mut conn = Connection::open(path).map_err(|e| StoreError::open(path, e))?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
@@ -79,6 +105,7 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
+            writer: Some(writer),
         };
         store.make_private();
         // Texts a scan that died left pending are indexed now.
@@ -113,11 +140,17 @@ impl Store {
         Ok(Store {
             conn,
             path: path.to_path_buf(),
+            writer: None,
         })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Whether this handle may write (it holds the store-writer lock).
+    pub fn is_writer(&self) -> bool {
+        self.writer.is_some()
     }
 
     /// Restricts the database and its WAL/SHM companions to the owner.
@@ -170,6 +203,23 @@ impl Store {
         self.conn
             .pragma_update(None, "cache_size", -i64::from(kib))?;
         Ok(())
+    }
+
+    /// SQLite's `PRAGMA quick_check`: an empty list when the database is sound, else what it
+    /// found (at most `limit` problems).
+    pub fn quick_check(&self, limit: u32) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(&format!("PRAGMA quick_check({})", limit.max(1)))?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        let mut problems = Vec::new();
+        for row in rows {
+            let line = row?;
+            if line != "ok" {
+                problems.push(line);
+            }
+        }
+        Ok(problems)
     }
 
     /// Runs a WAL checkpoint so the main file holds everything (used after big scans).

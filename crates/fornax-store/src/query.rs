@@ -1,10 +1,22 @@
 //! The read-only SQL surface: one statement, an authorizer that refuses writes and ATTACH,
 //! and limits on rows, output size and time.
+//!
+//! The bounds hold inside SQLite, not only on what comes out: the connection's length limits
+//! (`sqlite3_limit`) are lowered for the statement, so no single value (`zeroblob(N)`,
+//! `printf('%.*c', N, 'x')`, a `group_concat`) can be built larger than the output bound, and
+//! a progress handler interrupts the statement at its deadline. These are limits of the one
+//! connection; SQLite's heap limits are process-wide (they would also stop a writer in the
+//! same process) and are not used. SQLite's `printf`/`format` return NULL rather than an error
+//! when their result would pass the length limit, so for a query they are replaced by one that
+//! says so ([`bounded_printf`]).
 
 use std::time::{Duration, Instant};
 
+use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
-use rusqlite::types::ValueRef;
+use rusqlite::limits::Limit;
+use rusqlite::types::{ToSqlOutput, Value, ValueRef};
+use rusqlite::Connection;
 use serde::Serialize;
 
 use crate::{Store, StoreError};
@@ -128,21 +140,114 @@ fn to_json(v: ValueRef<'_>) -> serde_json::Value {
     }
 }
 
+/// SQLite's names for its `printf` function.
+const PRINTF_NAMES: [&str; 2] = ["printf", "format"];
+
+/// Longest statement accepted, in bytes.
+const MAX_SQL_BYTES: i32 = 100_000;
+
+/// The connection limits a query runs under, given its output bound: `(limit, value)`.
+fn statement_limits(limits: &QueryLimits) -> [(Limit, i32); 7] {
+    let value_bytes = i32::try_from(limits.max_output_bytes).unwrap_or(i32::MAX);
+    [
+        // No string or blob (hence no row) larger than the whole output may have.
+        (Limit::SQLITE_LIMIT_LENGTH, value_bytes.max(1)),
+        (Limit::SQLITE_LIMIT_SQL_LENGTH, MAX_SQL_BYTES),
+        (Limit::SQLITE_LIMIT_LIKE_PATTERN_LENGTH, 1_000),
+        (Limit::SQLITE_LIMIT_COLUMN, 200),
+        (Limit::SQLITE_LIMIT_EXPR_DEPTH, 200),
+        (Limit::SQLITE_LIMIT_COMPOUND_SELECT, 100),
+        (Limit::SQLITE_LIMIT_FUNCTION_ARG, 100),
+    ]
+}
+
+/// SQLite's message for a value over `SQLITE_LIMIT_LENGTH`, said in our terms.
+fn query_error(e: rusqlite::Error, limits: &QueryLimits) -> StoreError {
+    match e {
+        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::TooBig => {
+            StoreError::Query(format!(
+                "a value or the statement is larger than the query limit ({} bytes per value, \
+                 {MAX_SQL_BYTES} bytes of SQL)",
+                limits.max_output_bytes
+            ))
+        }
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.code == rusqlite::ErrorCode::OperationInterrupted =>
+        {
+            StoreError::Query(format!(
+                "query exceeded its time limit of {:?}",
+                limits.timeout
+            ))
+        }
+        other => StoreError::Query(other.to_string()),
+    }
+}
+
+/// SQLite's own `printf`, evaluated on a private in-memory connection under the same length
+/// limit; a NULL from a non-NULL format means the result would have passed the limit, and is
+/// turned into the `SQLITE_TOOBIG` error SQLite raises for every other oversized value.
+fn bounded_printf(
+    value_bytes: i32,
+) -> Result<impl Fn(&Context<'_>) -> rusqlite::Result<Value> + Send + 'static, StoreError> {
+    let inner = Connection::open_in_memory()?;
+    inner.set_limit(Limit::SQLITE_LIMIT_LENGTH, value_bytes)?;
+    Ok(move |ctx: &Context<'_>| {
+        if ctx.is_empty() || ctx.get_raw(0) == ValueRef::Null {
+            return Ok(Value::Null);
+        }
+        let placeholders: Vec<String> = (1..=ctx.len()).map(|i| format!("?{i}")).collect();
+        let sql = format!("SELECT printf({})", placeholders.join(", "));
+        let mut stmt = inner.prepare_cached(&sql)?;
+        for i in 0..ctx.len() {
+            stmt.raw_bind_parameter(i + 1, ToSqlOutput::Borrowed(ctx.get_raw(i)))?;
+        }
+        let mut rows = stmt.raw_query();
+        let value: Value = match rows.next()? {
+            Some(row) => row.get(0)?,
+            None => Value::Null,
+        };
+        match value {
+            Value::Null => Err(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_TOOBIG),
+                Some("printf result larger than the query limit".into()),
+            )),
+            v => Ok(v),
+        }
+    })
+}
+
 impl Store {
-    /// Runs one read-only statement.
+    /// Runs one read-only statement, bounded in rows, bytes (of any one value, and of the
+    /// output) and time.
     pub fn query(&self, sql: &str, limits: QueryLimits) -> Result<QueryResult, StoreError> {
         let trimmed = sql.trim().trim_end_matches(';').trim();
         if trimmed.is_empty() {
             return Err(StoreError::QueryRefused("empty statement".into()));
         }
+        let mut previous = Vec::new();
+        for (limit, value) in statement_limits(&limits) {
+            previous.push((limit, self.conn.set_limit(limit, value)?));
+        }
+        let value_bytes = self.conn.limit(Limit::SQLITE_LIMIT_LENGTH)?;
+        let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+        for name in PRINTF_NAMES {
+            self.conn
+                .create_scalar_function(name, -1, flags, bounded_printf(value_bytes)?)?;
+        }
         self.conn.authorizer(Some(authorize));
         let deadline = Instant::now() + limits.timeout;
         self.conn
-            .progress_handler(10_000, Some(move || Instant::now() > deadline));
+            .progress_handler(1_000, Some(move || Instant::now() > deadline));
         let result = self.run_query(trimmed, limits);
         self.conn.progress_handler(0, None::<fn() -> bool>);
         self.conn
             .authorizer(None::<fn(AuthContext<'_>) -> Authorization>);
+        for name in PRINTF_NAMES {
+            self.conn.remove_function(name, -1)?;
+        }
+        for (limit, value) in previous {
+            self.conn.set_limit(limit, value)?;
+        }
         result
     }
 
@@ -159,16 +264,14 @@ impl Store {
             rusqlite::Error::MultipleStatement => {
                 StoreError::QueryRefused("one statement at a time".into())
             }
-            other => StoreError::Query(other.to_string()),
+            other => query_error(other, &limits),
         })?;
         if !stmt.readonly() {
             return Err(StoreError::QueryRefused("only reading is allowed".into()));
         }
         let columns: Vec<String> = stmt.column_names().iter().map(|s| s.to_string()).collect();
         let n = columns.len();
-        let mut rows = stmt
-            .query([])
-            .map_err(|e| StoreError::Query(e.to_string()))?;
+        let mut rows = stmt.query([]).map_err(|e| query_error(e, &limits))?;
         let mut out = Vec::new();
         let mut bytes = 0usize;
         let mut truncated = false;
@@ -176,15 +279,7 @@ impl Store {
             let row = match rows.next() {
                 Ok(Some(row)) => row,
                 Ok(None) => break,
-                Err(rusqlite::Error::SqliteFailure(f, _))
-                    if f.code == rusqlite::ErrorCode::OperationInterrupted =>
-                {
-                    return Err(StoreError::Query(format!(
-                        "query exceeded its time limit of {:?}",
-                        limits.timeout
-                    )));
-                }
-                Err(e) => return Err(StoreError::Query(e.to_string())),
+                Err(e) => return Err(query_error(e, &limits)),
             };
             if out.len() >= limits.max_rows {
                 truncated = true;

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use fornax_redact::Redacted;
 use fornax_types::{
     Claim, Evidence, Finding, Item, Provider, RecordRef, RuntimeCapabilities, Semantic,
     SemanticValue, SessionRef, SourceId,
@@ -53,6 +54,8 @@ pub struct SessionRow {
     pub runtime_version: Option<String>,
     pub loops: i64,
     pub items: i64,
+    /// The start of the first human prompt (at most 400 bytes), for a title.
+    pub first_prompt: Option<String>,
     pub verdicts: BTreeMap<String, i64>,
     pub sources: Vec<String>,
 }
@@ -96,6 +99,9 @@ pub struct FindingRow {
     /// beside the verdict, which they never change.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rechecks: Vec<crate::RecheckRow>,
+    /// The session row the claim belongs to (a subagent's, for a family's findings).
+    pub session_id: i64,
+    pub claim_key: String,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -117,6 +123,7 @@ pub struct SessionDetail {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct SearchHit {
+    pub session_id: i64,
     pub session: String,
     pub provider: String,
     pub loop_position: Option<i64>,
@@ -168,6 +175,8 @@ pub struct RecordLocation {
     pub member: Option<String>,
     /// The adapter that reads the source.
     pub adapter: String,
+    /// When retention deleted the source (a spool segment, once all it held was stored).
+    pub retired_at: Option<String>,
 }
 
 fn json_err(what: &'static str) -> impl Fn(serde_json::Error) -> StoreError {
@@ -270,7 +279,8 @@ pub fn describe_evidence(kind: &str, payload: &serde_json::Value) -> String {
 }
 
 impl Store {
-    /// Resolves what a user typed: the agent's session id, a unique prefix of it, or `#<row id>`.
+    /// Resolves what a user typed: the agent's session id, a unique prefix of it, `#<row id>`,
+    /// or `latest` (the session with the most recent activity, unless a session is named so).
     pub fn resolve_session(&self, query: &str) -> Result<i64, StoreError> {
         if let Some(num) = query.strip_prefix('#').and_then(|n| n.parse::<i64>().ok()) {
             let found: Option<i64> = self
@@ -288,6 +298,11 @@ impl Store {
         };
         if exact.len() == 1 {
             return Ok(exact[0]);
+        }
+        if query == crate::listing::LATEST {
+            return self
+                .latest_session()?
+                .ok_or_else(|| StoreError::NoSuchSession(query.to_string()));
         }
         let mut stmt = self.conn.prepare(
             "SELECT id, provider || ':' || native_id FROM session
@@ -332,7 +347,7 @@ impl Store {
         Ok(current)
     }
 
-    fn session_ref(&self, session_id: i64) -> Result<SessionRef, StoreError> {
+    pub(crate) fn session_ref(&self, session_id: i64) -> Result<SessionRef, StoreError> {
         Ok(self.conn.query_row(
             "SELECT provider, native_id FROM session WHERE id = ?1",
             [session_id],
@@ -475,12 +490,24 @@ impl Store {
 
     /// A session's items in record order. With `lean`, tool-output and reasoning texts are
     /// not read (their text ids are returned for tool outputs, `None` elsewhere).
-    #[allow(clippy::type_complexity)]
     fn items_of(
         &self,
         session_id: i64,
         sref: &SessionRef,
         lean: bool,
+    ) -> Result<(Vec<Item>, Vec<Option<i64>>), StoreError> {
+        self.items_range(session_id, sref, lean, 0, -1)
+    }
+
+    /// [`Store::items_of`] for `limit` items from the `offset`-th on (`limit` -1: all).
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn items_range(
+        &self,
+        session_id: i64,
+        sref: &SessionRef,
+        lean: bool,
+        offset: i64,
+        limit: i64,
     ) -> Result<(Vec<Item>, Vec<Option<i64>>), StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT item.id, item.key, item.loop_position, item.at, item.role, item.strength,
@@ -492,15 +519,16 @@ impl Store {
                        JOIN source s ON s.id = r.source_id WHERE ir.item_id = item.id),
                     CASE WHEN ?2 AND item.kind = 'tool_output' THEN item.text_id END
              FROM item LEFT JOIN text ON text.id = item.text_id
-             WHERE item.session_id = ?1 ORDER BY item.seq",
+             WHERE item.session_id = ?1 ORDER BY item.seq LIMIT ?4 OFFSET ?3",
         )?;
         let count: i64 = self
             .conn
             .prepare_cached("SELECT COUNT(*) FROM item WHERE session_id = ?1")?
             .query_row([session_id], |r| r.get(0))?;
-        let count = usize::try_from(count).unwrap_or(0);
+        let count = (count - offset).max(0);
+        let count = usize::try_from(if limit < 0 { count } else { count.min(limit) }).unwrap_or(0);
         let mut deferred = Vec::with_capacity(count);
-        let rows = stmt.query_map(params![session_id, lean], |r| {
+        let rows = stmt.query_map(params![session_id, lean, offset, limit], |r| {
             Ok((
                 r.get::<_, String>(1)?,
                 r.get::<_, Option<u32>>(2)?,
@@ -556,9 +584,9 @@ impl Store {
     pub fn write_verification(
         &mut self,
         family: &[i64],
-        evidence: &[Evidence],
-        claims: &[Claim],
-        findings: &[Finding],
+        evidence: &[Redacted<Evidence>],
+        claims: &[Redacted<Claim>],
+        findings: &[Redacted<Finding>],
         now: &str,
     ) -> Result<usize, StoreError> {
         let tx = self.conn.transaction()?;
@@ -630,8 +658,9 @@ impl Store {
         Ok(appended)
     }
 
-    /// Adds host-observed evidence (a capability run) to a session outside any source.
-    pub fn add_evidence(&mut self, evidence: &Evidence) -> Result<i64, StoreError> {
+    /// Adds host-observed evidence (a capability run, a repository lookup) to a session
+    /// outside any source.
+    pub fn add_evidence(&mut self, evidence: &Redacted<Evidence>) -> Result<i64, StoreError> {
         let sid: i64 = self
             .conn
             .query_row(
@@ -649,44 +678,14 @@ impl Store {
     }
 
     pub fn list_sessions(&self, filter: &SessionFilter) -> Result<Vec<SessionRow>, StoreError> {
-        let mut sql = String::from(
-            "SELECT s.id FROM session s WHERE EXISTS (SELECT 1 FROM item WHERE item.session_id = s.id)",
-        );
-        let mut args: Vec<String> = Vec::new();
-        if let Some(p) = &filter.provider {
-            args.push(Provider::parse(p).as_str().to_string());
-            sql.push_str(&format!(" AND s.provider = ?{}", args.len()));
-        }
-        if let Some(p) = &filter.project {
-            args.push(p.clone());
-            sql.push_str(&format!(
-                " AND instr(COALESCE(s.cwd, ''), ?{}) > 0",
-                args.len()
-            ));
-        }
-        if let Some(since) = &filter.since {
-            args.push(since.clone());
-            sql.push_str(&format!(
-                " AND COALESCE(s.last_activity, s.created_at, '') >= ?{}",
-                args.len()
-            ));
-        }
-        if let Some(v) = &filter.verdict {
-            args.push(v.to_ascii_uppercase());
-            sql.push_str(&format!(
-                " AND EXISTS (SELECT 1 FROM current_finding f WHERE f.session_id = s.id AND f.verdict = ?{})",
-                args.len()
-            ));
-        }
-        sql.push_str(" ORDER BY COALESCE(s.last_activity, s.created_at, '') DESC, s.id DESC");
-        if filter.limit > 0 {
-            sql.push_str(&format!(" LIMIT {}", filter.limit));
-        }
-        let mut stmt = self.conn.prepare(&sql)?;
-        let ids: Vec<i64> = stmt
-            .query_map(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
-        ids.into_iter().map(|id| self.session_row(id)).collect()
+        let list = crate::ListFilter {
+            provider: filter.provider.clone(),
+            project: filter.project.clone(),
+            since: filter.since.clone(),
+            until: None,
+            verdicts: filter.verdict.iter().cloned().collect(),
+        };
+        self.list_sessions_in(&list, filter.limit, 0)
     }
 
     pub fn session_row(&self, id: i64) -> Result<SessionRow, StoreError> {
@@ -694,7 +693,10 @@ impl Store {
             "SELECT id, provider, native_id, cwd, name, created_at, last_activity, parent_native_id,
                     runtime_version,
                     (SELECT COUNT(*) FROM loop WHERE session_id = s.id),
-                    (SELECT COUNT(*) FROM item WHERE session_id = s.id)
+                    (SELECT COUNT(*) FROM item WHERE session_id = s.id),
+                    (SELECT substr(t.body, 1, 400) FROM item i JOIN text t ON t.id = i.text_id
+                     WHERE i.session_id = s.id AND i.role = 'human.request'
+                     ORDER BY i.seq LIMIT 1)
              FROM session s WHERE id = ?1",
             [id],
             |r| {
@@ -710,6 +712,7 @@ impl Store {
                     runtime_version: r.get(8)?,
                     loops: r.get(9)?,
                     items: r.get(10)?,
+                    first_prompt: r.get(11)?,
                     verdicts: BTreeMap::new(),
                     sources: Vec::new(),
                 })
@@ -734,28 +737,7 @@ impl Store {
 
     pub fn session_detail(&self, id: i64) -> Result<SessionDetail, StoreError> {
         let session = self.session_row(id)?;
-        let mut stmt = self.conn.prepare(
-            "SELECT position, native_id, started_at, outcome, ended_at, model, input_tokens,
-                    cached_input_tokens, output_tokens, reasoning_output_tokens, runtime_version
-             FROM loop WHERE session_id = ?1 ORDER BY position",
-        )?;
-        let loops = stmt
-            .query_map([id], |r| {
-                Ok(LoopRow {
-                    position: r.get(0)?,
-                    native_id: r.get(1)?,
-                    started_at: r.get(2)?,
-                    outcome: r.get(3)?,
-                    ended_at: r.get(4)?,
-                    model: r.get(5)?,
-                    input_tokens: r.get(6)?,
-                    cached_input_tokens: r.get(7)?,
-                    output_tokens: r.get(8)?,
-                    reasoning_output_tokens: r.get(9)?,
-                    runtime_version: r.get(10)?,
-                })
-            })?
-            .collect::<Result<_, _>>()?;
+        let loops = self.loops(id)?;
         let sref = self.session_ref(id)?;
         let items = self
             .items_of(id, &sref, false)?
@@ -803,27 +785,29 @@ impl Store {
 
     /// Current findings (the latest per claim), oldest claim first.
     pub fn findings(&self, filter: &FindingFilter) -> Result<Vec<FindingRow>, StoreError> {
-        let mut sql = String::from(
+        let list = crate::ListFilter {
+            verdicts: filter.verdict.iter().cloned().collect(),
+            ..crate::ListFilter::default()
+        };
+        self.findings_in(&list, filter.session, crate::FindingOrder::Claim, 0)
+    }
+
+    /// Current findings selected by `conditions` (SQL over `f` = current_finding, `c` = claim,
+    /// `s` = session, with `args` bound in order) and ordered/limited by `tail`.
+    pub(crate) fn finding_rows(
+        &self,
+        conditions: &str,
+        args: &[rusqlite::types::Value],
+        tail: &str,
+    ) -> Result<Vec<FindingRow>, StoreError> {
+        let sql = format!(
             "SELECT f.verdict, f.rationale, f.evidence, f.rule, f.computed_at, c.text, c.subject,
                     c.target, c.item_key, c.loop_position, c.at, s.provider, s.native_id, s.id,
-                    f.session_id
+                    f.session_id, f.claim_key
              FROM current_finding f
              JOIN claim c ON c.session_id = f.session_id AND c.claim_key = f.claim_key
-             JOIN session s ON s.id = f.session_id WHERE 1 = 1",
+             JOIN session s ON s.id = f.session_id WHERE 1 = 1{conditions} {tail}"
         );
-        let mut args: Vec<rusqlite::types::Value> = Vec::new();
-        if let Some(sid) = filter.session {
-            args.push(sid.into());
-            sql.push_str(&format!(
-                " AND (f.session_id = ?{n} OR s.parent_native_id = (SELECT native_id FROM session WHERE id = ?{n}))",
-                n = args.len()
-            ));
-        }
-        if let Some(v) = &filter.verdict {
-            args.push(v.to_ascii_uppercase().into());
-            sql.push_str(&format!(" AND f.verdict = ?{}", args.len()));
-        }
-        sql.push_str(" ORDER BY s.id, c.id");
         let mut stmt = self.conn.prepare(&sql)?;
         let rows = stmt.query_map(rusqlite::params_from_iter(args.iter()), |r| {
             Ok((
@@ -841,6 +825,7 @@ impl Store {
                 r.get::<_, String>(11)?,
                 r.get::<_, String>(12)?,
                 r.get::<_, i64>(13)?,
+                r.get::<_, String>(15)?,
             ))
         })?;
         let mut out = Vec::new();
@@ -862,6 +847,7 @@ impl Store {
                 provider,
                 native_id,
                 sid,
+                claim_key,
             ) = row?;
             let ids: Vec<String> = serde_json::from_str(&evidence).unwrap_or_default();
             let mut briefs = Vec::new();
@@ -928,6 +914,8 @@ impl Store {
                 computed_at,
                 at,
                 rechecks,
+                session_id: sid,
+                claim_key,
             });
         }
         Ok(out)
@@ -941,14 +929,39 @@ impl Store {
         limit: usize,
         include_output: bool,
     ) -> Result<Vec<SearchHit>, StoreError> {
+        self.search_in(text, &crate::ListFilter::default(), limit, include_output)
+    }
+
+    /// [`Store::search`] within a filter (provider, project, the hit's time, sessions with a
+    /// verdict). At most 1,000 hits.
+    pub fn search_in(
+        &self,
+        text: &str,
+        filter: &crate::ListFilter,
+        limit: usize,
+        include_output: bool,
+    ) -> Result<Vec<SearchHit>, StoreError> {
         let limit = limit.clamp(1, 1000);
+        // Texts are found first and filtered by session after: look at more of them when a
+        // filter may drop some.
+        let candidates = if filter.is_empty() {
+            limit * 4
+        } else {
+            (limit * 64).min(20_000)
+        } as i64;
+        let mut hit_args: Vec<rusqlite::types::Value> = vec![0i64.into()];
+        let hit_conditions = filter.conditions(
+            "COALESCE(i.at, s.last_activity, s.created_at)",
+            crate::listing::VerdictOn::Session,
+            &mut hit_args,
+        );
         let mut text_ids: Vec<i64> = if text.chars().count() >= 3 {
             let phrase = format!("\"{}\"", text.replace('"', "\"\""));
             let mut stmt = self
                 .conn
                 .prepare("SELECT rowid FROM text_fts WHERE text_fts MATCH ?1 LIMIT ?2")?;
             let mut ids: Vec<i64> = stmt
-                .query_map(params![phrase, (limit * 4) as i64], |r| r.get(0))?
+                .query_map(params![phrase, candidates], |r| r.get(0))?
                 .collect::<Result<_, _>>()?;
             // Texts written since the last flush of the FTS index (a scan still running, or
             // one that died) are scanned directly.
@@ -958,7 +971,7 @@ impl Store {
                 "SELECT t.id FROM fts_pending p CROSS JOIN text t ON t.id = p.text_id
                  WHERE instr(lower(t.body), lower(?1)) > 0 LIMIT ?2",
             )?;
-            let pending = stmt.query_map(params![text, (limit * 4) as i64], |r| r.get(0))?;
+            let pending = stmt.query_map(params![text, candidates], |r| r.get(0))?;
             for id in pending {
                 let id = id?;
                 // A flush committed between the two reads may show a text in both.
@@ -971,7 +984,7 @@ impl Store {
             let mut stmt = self.conn.prepare(
                 "SELECT id FROM text WHERE indexed = 1 AND instr(lower(body), lower(?1)) > 0 LIMIT ?2",
             )?;
-            let ids = stmt.query_map(params![text, (limit * 4) as i64], |r| r.get(0))?;
+            let ids = stmt.query_map(params![text, candidates], |r| r.get(0))?;
             ids.collect::<Result<_, _>>()?
         };
         if include_output {
@@ -980,20 +993,21 @@ impl Store {
                  WHERE i.role = 'tool.output' AND instr(lower(t.body), lower(?1)) > 0 LIMIT ?2",
             )?;
             let more: Vec<i64> = stmt
-                .query_map(params![text, (limit * 4) as i64], |r| r.get(0))?
+                .query_map(params![text, candidates], |r| r.get(0))?
                 .collect::<Result<_, _>>()?;
             text_ids.extend(more);
         }
         let mut hits = Vec::new();
         let needle = text.to_lowercase();
         for tid in text_ids {
-            let mut stmt = self.conn.prepare_cached(
+            let mut stmt = self.conn.prepare_cached(&format!(
                 "SELECT i.session_id, i.seq, i.key, i.role, i.at, i.loop_position, s.native_id, s.provider, t.body
                  FROM item i JOIN session s ON s.id = i.session_id JOIN text t ON t.id = i.text_id
-                 WHERE i.text_id = ?1 ORDER BY i.seq LIMIT 5",
-            )?;
+                 WHERE i.text_id = ?1{hit_conditions} ORDER BY i.seq LIMIT 5"
+            ))?;
+            hit_args[0] = tid.into();
             let rows: Vec<HitRow> = stmt
-                .query_map([tid], |r| {
+                .query_map(rusqlite::params_from_iter(hit_args.iter()), |r| {
                     Ok(HitRow {
                         sid: r.get(0)?,
                         seq: r.get(1)?,
@@ -1040,6 +1054,7 @@ impl Store {
                         .optional()?)
                 };
                 hits.push(SearchHit {
+                    session_id: sid,
                     session: native_id,
                     provider,
                     loop_position,
@@ -1062,7 +1077,7 @@ impl Store {
         self.conn
             .query_row(
                 "SELECT r.id, s.source_key, s.kind, s.locator, r.position, r.byte_start, r.byte_end, r.fingerprint,
-                        r.member, s.adapter
+                        r.member, s.adapter, s.retired_at
                  FROM record r JOIN source s ON s.id = r.source_id WHERE r.id = ?1",
                 [id],
                 |r| {
@@ -1082,6 +1097,7 @@ impl Store {
                         fingerprint: fornax_types::Fingerprint(arr).to_hex(),
                         member: r.get(8)?,
                         adapter: r.get(9)?,
+                        retired_at: r.get(10)?,
                     })
                 },
             )
@@ -1149,16 +1165,16 @@ impl Store {
         })
     }
 
-    /// Records a finished scan's summary (shown by `doctor`).
+    /// Records a finished scan's summary (shown by `doctor`; it names files and native shapes).
     pub fn record_scan(
         &self,
         started_at: &str,
         finished_at: &str,
-        summary: &serde_json::Value,
+        summary: &Redacted<serde_json::Value>,
     ) -> Result<(), StoreError> {
         self.conn.execute(
             "INSERT INTO scan (started_at, finished_at, summary) VALUES (?1, ?2, ?3)",
-            params![started_at, finished_at, summary.to_string()],
+            params![started_at, finished_at, summary.get().to_string()],
         )?;
         Ok(())
     }

@@ -5,6 +5,7 @@
 //! stamped with the moment the run ended, so verification later lets only claims made after
 //! it rest on it.
 
+use fornax_redact::Redacted;
 use fornax_types::{Evidence, Recheck, SessionRef};
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
@@ -56,8 +57,8 @@ impl Store {
     /// Stores a re-check and its run's evidence in one transaction. Judges nothing.
     pub fn add_recheck(
         &mut self,
-        recheck: &Recheck,
-        evidence: &[Evidence],
+        recheck: &Redacted<Recheck>,
+        evidence: &[Redacted<Evidence>],
     ) -> Result<i64, StoreError> {
         let sid = self.session_id_of(&recheck.session)?;
         let subjects = serde_json::to_string(&recheck.subjects)

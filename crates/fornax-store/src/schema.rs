@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::StoreError;
 
 /// Every migration, in order. Index `i` migrates version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
@@ -280,29 +280,77 @@ CREATE TABLE recheck (
 CREATE INDEX recheck_by_session ON recheck(session_id, finished_at);
 "#;
 
+/// Change detection and retention of file sources:
+///
+/// * `open_tail`: the source's last record is a final line without its newline (ingested once
+///   the file was quiet, or by a scan); the cursor stands after it, and a later append that
+///   only completes the line adds nothing.
+/// * `block_fps`: BLAKE3 (16 bytes) of every 1 MiB block of the bytes before the cursor, so a
+///   file that changed without simply growing is checked whole (a rewrite anywhere is
+///   noticed) while an append rehashes only its last block.
+/// * `retired_at`: a spool segment deleted by retention once everything in it was stored; its
+///   records stay, and `record verify` says why their bytes are gone.
+const V5: &str = r#"
+ALTER TABLE source ADD COLUMN open_tail INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE source ADD COLUMN block_fps BLOB;
+ALTER TABLE source ADD COLUMN retired_at TEXT;
+"#;
+
+// Usage per model call (`fornax usage`): one row per `(provider, key)`, so a call seen in two
+// files (a resumed or copied session, a transcript and its hooks) counts once. Token kinds are
+// disjoint (`input` excludes both cache kinds; reasoning is part of output). `at` is RFC 3339
+// UTC as the runtime wrote it, indexed for the day and month reports.
+const V6: &str = r#"
+CREATE TABLE usage (
+    id                      INTEGER PRIMARY KEY,
+    provider                TEXT NOT NULL,
+    key                     TEXT NOT NULL,
+    session_id              INTEGER NOT NULL REFERENCES session(id),
+    loop_position           INTEGER,
+    at                      TEXT,
+    model                   TEXT,
+    input_tokens            INTEGER NOT NULL,
+    output_tokens           INTEGER NOT NULL,
+    cache_creation_tokens   INTEGER NOT NULL,
+    cache_read_tokens       INTEGER NOT NULL,
+    reasoning_tokens        INTEGER,
+    reported_cost_usd       REAL,
+    record_id               INTEGER,
+    source_id               INTEGER NOT NULL,
+    UNIQUE (provider, key)
+);
+CREATE INDEX usage_by_at ON usage(at);
+CREATE INDEX usage_by_session ON usage(session_id);
+"#;
+
+/// Brings the schema to [`SCHEMA_VERSION`]. Callers hold the store-writer lock; each step also
+/// takes SQLite's write lock first (`BEGIN IMMEDIATE`) and reads the version again inside its
+/// transaction, so a step another connection already applied is never applied twice.
 pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
-    let current: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if current > SCHEMA_VERSION {
-        return Err(StoreError::NewerSchema {
-            found: current,
-            supported: SCHEMA_VERSION,
-        });
-    }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        let tx = conn.transaction()?;
+    loop {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let current: u32 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if current > SCHEMA_VERSION {
+            return Err(StoreError::NewerSchema {
+                found: current,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        let Some(sql) = MIGRATIONS.get(current as usize) else {
+            return Ok(());
+        };
         tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", (i + 1) as u32)?;
+        tx.pragma_update(None, "user_version", current + 1)?;
         tx.commit()?;
     }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A home written by the previous release (schema 3, no re-checks) upgrades in place: its
-    /// rows are kept and the re-check table is there.
+    /// A home written by an earlier release (schema 3, no re-checks, no usage) upgrades in
+    /// place: its rows are kept and the re-check and usage tables are there.
     #[test]
     fn a_previous_release_database_upgrades() {
         let tmp = tempfile::tempdir().unwrap();
@@ -335,5 +383,47 @@ mod tests {
             .query_row("SELECT COUNT(*) FROM recheck", [], |r| r.get(0))
             .unwrap();
         assert_eq!(rechecks, 0);
+        let usage: i64 = conn
+            .query_row("SELECT COUNT(*) FROM usage", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(usage, 0);
+    }
+
+    /// A home written by the previous release (schema 4) gains the usage table and keeps its
+    /// re-checks.
+    #[test]
+    fn a_schema_4_database_gains_usage() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("fornax.db");
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            for sql in &MIGRATIONS[..4] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", 4u32).unwrap();
+            tx.execute(
+                "INSERT INTO session (provider, native_id) VALUES ('claude_code', 's4')",
+                [],
+            )
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        let mut conn = Connection::open(&path).unwrap();
+        migrate(&mut conn).unwrap();
+        conn.execute(
+            "INSERT INTO usage (provider, key, session_id, input_tokens, output_tokens,
+                 cache_creation_tokens, cache_read_tokens, source_id)
+             VALUES ('claude_code', 'm:r', 1, 1, 2, 3, 4, 1)",
+            [],
+        )
+        .unwrap();
+        let dup = conn.execute(
+            "INSERT INTO usage (provider, key, session_id, input_tokens, output_tokens,
+                 cache_creation_tokens, cache_read_tokens, source_id)
+             VALUES ('claude_code', 'm:r', 1, 1, 2, 3, 4, 1)",
+            [],
+        );
+        assert!(dup.is_err(), "a call is stored once per provider and key");
     }
 }

@@ -6,9 +6,10 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use fornax_redact::Redacted;
 use fornax_types::{
     ByteRange, Evidence, Fingerprint, IngestMessage, Item, Loop, RecordRef, RuntimeCapabilities,
-    SemanticValue, Session, SessionRef,
+    SemanticValue, Session, SessionRef, UsageFact,
 };
 use rusqlite::{params, OptionalExtension, Transaction};
 
@@ -31,6 +32,8 @@ pub struct SourceSpec {
 pub struct SourceState {
     pub id: i64,
     pub adapter: String,
+    /// How the source is read (`file`, `array`, `concat`, `tree`, `database`, `dump`).
+    pub kind: String,
     pub cursor: SourceCursor,
     pub next_position: u64,
     pub adapter_state: Option<String>,
@@ -48,6 +51,10 @@ pub struct SourceCursor {
     pub prefix_fp: Option<Vec<u8>>,
     /// Byte offset up to which complete records were consumed.
     pub offset: u64,
+    /// The last record is a final line without its newline (the cursor stands after it).
+    pub open_tail: bool,
+    /// Fingerprints of the 1 MiB blocks before `offset` (16 bytes each), when computed.
+    pub blocks: Option<Vec<u8>>,
 }
 
 /// One row of the drift table: a native shape an adapter did not translate.
@@ -58,10 +65,12 @@ pub struct Drift<'a> {
     pub runtime_version: &'a str,
     /// `unrecognized` or `ignored`.
     pub outcome: &'a str,
-    pub discriminator: &'a str,
+    /// The native shape's name (a record type, a reason): it came from native data.
+    pub discriminator: &'a Redacted<String>,
 }
 
-/// Counts of what one writer did.
+/// Counts of what one writer did: rows it added (a row it only updated, for a fact seen again
+/// through another source, is not counted).
 #[derive(Debug, Clone, Default)]
 pub struct WriteSummary {
     pub records: u64,
@@ -80,13 +89,14 @@ impl Store {
             .conn
             .prepare_cached(
                 "SELECT id, adapter, inode, size, mtime_ns, prefix_len, prefix_fp, cursor,
-                        next_position, adapter_state, status
+                        next_position, adapter_state, status, open_tail, block_fps, kind
                  FROM source WHERE source_key = ?1",
             )?
             .query_row([key], |r| {
                 Ok(SourceState {
                     id: r.get(0)?,
                     adapter: r.get(1)?,
+                    kind: r.get(13)?,
                     cursor: SourceCursor {
                         inode: r.get::<_, Option<i64>>(2)?.map(|v| v as u64),
                         size: r.get::<_, Option<i64>>(3)?.map(|v| v as u64),
@@ -94,6 +104,8 @@ impl Store {
                         prefix_len: r.get::<_, Option<i64>>(5)?.map(|v| v as u64),
                         prefix_fp: r.get(6)?,
                         offset: r.get::<_, i64>(7)? as u64,
+                        open_tail: r.get::<_, i64>(11)? != 0,
+                        blocks: r.get(12)?,
                     },
                     next_position: r.get::<_, i64>(8)? as u64,
                     adapter_state: r.get(9)?,
@@ -111,6 +123,19 @@ impl Store {
             .prepare("SELECT source_key, locator, status FROM source")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Records that retention deleted a source's file once everything in it was stored: its
+    /// records stay (with `retired_at` set), and its key is freed, so a new file at the same
+    /// path is a new source and never rebuilds (or deletes) what the retired one held.
+    pub fn retire_source(&self, key: &str, now: &str) -> Result<bool, StoreError> {
+        let n = self.conn.execute(
+            "UPDATE source SET status = 'retired', retired_at = ?2,
+                 source_key = source_key || '#retired@' || ?2
+             WHERE source_key = ?1",
+            params![key, now],
+        )?;
+        Ok(n > 0)
     }
 
     /// Marks a source's status (for example `missing`) without touching its data.
@@ -193,7 +218,8 @@ fn reset_source(
          DELETE FROM record WHERE source_id = {source_id};
          DELETE FROM session_source WHERE source_id = {source_id};
          UPDATE source SET cursor = 0, next_position = 0, adapter_state = NULL,
-             malformed = 0, oversized = 0, defects = 0 WHERE id = {source_id};"
+             malformed = 0, oversized = 0, defects = 0, open_tail = 0, block_fps = NULL
+             WHERE id = {source_id};"
     ))?;
     Ok(())
 }
@@ -359,14 +385,16 @@ impl<'c> SourceWriter<'c> {
         Ok(id)
     }
 
-    /// Applies one canonical or judgement message (already redacted).
-    pub fn apply(&mut self, msg: &IngestMessage) -> Result<(), StoreError> {
-        match msg {
+    /// Applies one canonical or judgement message (redacted: only `fornax-redact` makes a
+    /// [`Redacted`]).
+    pub fn apply(&mut self, msg: &Redacted<IngestMessage>) -> Result<(), StoreError> {
+        match msg.get() {
             IngestMessage::Session(s) => self.put_session(s),
             IngestMessage::Loop(l) => self.put_loop(l),
             IngestMessage::Item(i) => self.put_item(i),
             IngestMessage::Evidence(e) => self.put_evidence(e, false),
             IngestMessage::Capabilities(c) => self.put_capabilities(c),
+            IngestMessage::Usage(u) => self.put_usage(u),
             // Sources and records are framed by the caller; claims and findings are computed
             // by verification, which writes through `Store::write_verification`.
             IngestMessage::Source(_)
@@ -421,6 +449,10 @@ impl<'c> SourceWriter<'c> {
         });
         let u = l.usage.unwrap_or_default();
         let n = |v: Option<u64>| v.map(|v| v as i64);
+        let known = self
+            .tx
+            .prepare_cached("SELECT 1 FROM loop WHERE session_id = ?1 AND position = ?2")?
+            .exists(params![sid, l.position])?;
         self.tx.prepare_cached(
             "INSERT INTO loop (session_id, position, native_id, start_record_id, started_at,
                  end_record_id, outcome, ended_at, model, input_tokens, cached_input_tokens,
@@ -457,7 +489,56 @@ impl<'c> SourceWriter<'c> {
             l.runtime_version,
             self.source_id
         ])?;
-        self.summary.loops += 1;
+        if !known {
+            self.summary.loops += 1;
+        }
+        Ok(())
+    }
+
+    /// One model call's usage, once per `(provider, key)` across every source: the same call
+    /// seen again in its own session (a split message's later line, a grown count) replaces
+    /// the counts; seen in another session (a resumed or copied file) it is kept where it was
+    /// first stored and not counted again.
+    fn put_usage(&mut self, u: &UsageFact) -> Result<(), StoreError> {
+        let sid = self.session_id(&u.session)?;
+        let record = self.record_id(&u.record)?;
+        let t = &u.tokens;
+        let n = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        self.tx
+            .prepare_cached(
+                "INSERT INTO usage (provider, key, session_id, loop_position, at, model,
+                     input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens,
+                     reasoning_tokens, reported_cost_usd, record_id, source_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                 ON CONFLICT(provider, key) DO UPDATE SET
+                     loop_position = COALESCE(excluded.loop_position, loop_position),
+                     at = COALESCE(at, excluded.at),
+                     model = COALESCE(excluded.model, model),
+                     input_tokens = excluded.input_tokens,
+                     output_tokens = excluded.output_tokens,
+                     cache_creation_tokens = excluded.cache_creation_tokens,
+                     cache_read_tokens = excluded.cache_read_tokens,
+                     reasoning_tokens = COALESCE(excluded.reasoning_tokens, reasoning_tokens),
+                     reported_cost_usd = COALESCE(excluded.reported_cost_usd, reported_cost_usd),
+                     record_id = excluded.record_id
+                 WHERE usage.session_id = excluded.session_id",
+            )?
+            .execute(params![
+                u.session.provider.as_str(),
+                u.key,
+                sid,
+                u.loop_position,
+                u.at,
+                u.model,
+                n(t.input),
+                n(t.output),
+                n(t.cache_creation),
+                n(t.cache_read),
+                t.reasoning.map(n),
+                u.reported_cost_usd,
+                record,
+                self.source_id
+            ])?;
         Ok(())
     }
 
@@ -524,7 +605,8 @@ impl<'c> SourceWriter<'c> {
             fornax_types::EvidenceStrength::Heuristic => "heuristic",
         };
         let seq = self.next_seq;
-        let item_id: i64 = self
+        // An upsert keeps the row's first seq: the same seq back means a new row.
+        let item_id = self
             .tx
             .prepare_cached(
                 "INSERT INTO item (session_id, key, seq, loop_position, at, role, strength, kind,
@@ -537,7 +619,7 @@ impl<'c> SourceWriter<'c> {
                      text_id = excluded.text_id, value = excluded.value,
                      tool_name = excluded.tool_name, call_id = excluded.call_id,
                      exit_code = excluded.exit_code, failed = excluded.failed
-                 RETURNING id",
+                 RETURNING id, seq",
             )?
             .query_row(
                 params![
@@ -557,8 +639,9 @@ impl<'c> SourceWriter<'c> {
                     failed,
                     self.source_id
                 ],
-                |r| r.get(0),
+                |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? == seq)),
             )?;
+        let (item_id, inserted) = item_id;
         self.next_seq += 1;
         for r in &item.records {
             if let Some(rid) = self.record_id(r)? {
@@ -578,14 +661,22 @@ impl<'c> SourceWriter<'c> {
                 }
             }
         }
-        self.summary.items += 1;
+        if inserted {
+            self.summary.items += 1;
+        }
         Ok(())
     }
 
     fn put_evidence(&mut self, e: &Evidence, derived: bool) -> Result<(), StoreError> {
         let sid = self.session_id(&e.session)?;
+        let known = self
+            .tx
+            .prepare_cached("SELECT 1 FROM evidence WHERE session_id = ?1 AND evidence_key = ?2")?
+            .exists(params![sid, e.id])?;
         write_evidence(&self.tx, sid, e, derived, Some(self.source_id))?;
-        self.summary.evidence += 1;
+        if !known {
+            self.summary.evidence += 1;
+        }
         Ok(())
     }
 
@@ -643,17 +734,18 @@ impl<'c> SourceWriter<'c> {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                  ON CONFLICT DO UPDATE SET count = count + excluded.count, last_seen = excluded.last_seen",
             )?
-            .execute(params![provider, adapter, runtime_version, outcome, discriminator, count as i64, now])?;
+            .execute(params![provider, adapter, runtime_version, outcome, discriminator.as_str(), count as i64, now])?;
         Ok(())
     }
 
-    /// Commits everything with the new cursor, framing counters and adapter checkpoint.
+    /// Commits everything with the new cursor, framing counters and adapter checkpoint (an
+    /// adapter's state can hold native text, so it is redacted like the rest).
     #[allow(clippy::too_many_arguments)]
     pub fn finish(
         self,
         cursor: &SourceCursor,
         next_position: u64,
-        adapter_state: Option<&str>,
+        adapter_state: Option<&Redacted<serde_json::Value>>,
         malformed: u64,
         oversized: u64,
         defects: u64,
@@ -667,11 +759,13 @@ impl<'c> SourceWriter<'c> {
                 )?
                 .execute(params![sid, at])?;
         }
+        let adapter_state = adapter_state.map(|v| v.get().to_string());
         self.tx.execute(
             "UPDATE source SET inode = ?2, size = ?3, mtime_ns = ?4, prefix_len = ?5, prefix_fp = ?6,
                  cursor = ?7, next_position = ?8, adapter_state = ?9,
                  malformed = malformed + ?10, oversized = oversized + ?11, defects = defects + ?12,
-                 status = 'active', last_error = NULL, updated_at = ?13
+                 status = 'active', last_error = NULL, updated_at = ?13, open_tail = ?14,
+                 block_fps = ?15
              WHERE id = ?1",
             params![
                 self.source_id,
@@ -686,7 +780,9 @@ impl<'c> SourceWriter<'c> {
                 malformed as i64,
                 oversized as i64,
                 defects as i64,
-                now
+                now,
+                cursor.open_tail,
+                cursor.blocks
             ],
         )?;
         self.tx.commit()?;

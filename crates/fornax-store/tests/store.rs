@@ -1,8 +1,14 @@
 //! The store on a real SQLite file.
 
+use fornax_redact::{Redactable, Redacted, RedactionCounts, Redactor};
 use fornax_store::{FindingFilter, QueryLimits, SourceCursor, SourceSpec, Store, StoreError};
 use fornax_types::*;
 use serde_json::json;
+
+/// What the pipeline hands the store: the value through the redactor.
+fn sealed<T: Redactable>(value: T) -> Redacted<T> {
+    Redactor::new().redact(value, &mut RedactionCounts::default())
+}
 
 fn spec(key: &str) -> SourceSpec {
     SourceSpec {
@@ -47,13 +53,13 @@ fn write_source(store: &mut Store, key: &str, rebuild: bool, texts: &[&str]) {
             None,
         )
         .unwrap();
-        w.apply(&text_item(
+        w.apply(&sealed(text_item(
             &format!("k{i}"),
             key,
             i as u64,
             Role::AgentFinalAnswer,
             t,
-        ))
+        )))
         .unwrap();
     }
     w.finish(
@@ -103,8 +109,14 @@ fn dropping_a_writer_publishes_nothing() {
     {
         let mut w = store.begin_source(&spec("a"), false).unwrap();
         w.add_record(0, None, &Fingerprint::of(b"x"), None).unwrap();
-        w.apply(&text_item("k0", "a", 0, Role::HumanRequest, "hello"))
-            .unwrap();
+        w.apply(&sealed(text_item(
+            "k0",
+            "a",
+            0,
+            Role::HumanRequest,
+            "hello",
+        )))
+        .unwrap();
         // No finish: simulated crash.
     }
     assert!(store.source_state("a").unwrap().is_none());
@@ -198,8 +210,14 @@ fn verification_reads_tool_outputs_one_at_a_time() {
     let mut store = Store::open(&dir.path().join("f.db")).unwrap();
     let mut w = store.begin_source(&spec("a"), false).unwrap();
     w.add_record(0, None, &Fingerprint::of(b"x"), None).unwrap();
-    w.apply(&text_item("k0", "a", 0, Role::AgentFinalAnswer, "done"))
-        .unwrap();
+    w.apply(&sealed(text_item(
+        "k0",
+        "a",
+        0,
+        Role::AgentFinalAnswer,
+        "done",
+    )))
+    .unwrap();
     let output = ToolOutputValue {
         call_id: Some("c1".into()),
         tool_name: Some("Bash".into()),
@@ -211,7 +229,7 @@ fn verification_reads_tool_outputs_one_at_a_time() {
         duration_ms: None,
         runtime_truncated: None,
     };
-    w.apply(&IngestMessage::Item(Item {
+    w.apply(&sealed(IngestMessage::Item(Item {
         session: sref(),
         key: "k1".into(),
         loop_position: Some(0),
@@ -222,7 +240,7 @@ fn verification_reads_tool_outputs_one_at_a_time() {
             EvidenceStrength::Structural,
         ),
         records: vec![RecordRef::new(SourceId::new("a"), 0)],
-    }))
+    })))
     .unwrap();
     w.finish(&SourceCursor::default(), 1, None, 0, 0, 0, "now")
         .unwrap();
@@ -319,8 +337,8 @@ fn findings_are_append_only_and_latest_is_current() {
             .write_verification(
                 &[id],
                 &[],
-                std::slice::from_ref(&claim),
-                &[finding(Verdict::Unverified)],
+                &[sealed(claim.clone())],
+                &[sealed(finding(Verdict::Unverified))],
                 "t1"
             )
             .unwrap(),
@@ -331,8 +349,8 @@ fn findings_are_append_only_and_latest_is_current() {
             .write_verification(
                 &[id],
                 &[],
-                std::slice::from_ref(&claim),
-                &[finding(Verdict::Unverified)],
+                &[sealed(claim.clone())],
+                &[sealed(finding(Verdict::Unverified))],
                 "t2"
             )
             .unwrap(),
@@ -343,8 +361,8 @@ fn findings_are_append_only_and_latest_is_current() {
             .write_verification(
                 &[id],
                 &[],
-                std::slice::from_ref(&claim),
-                &[finding(Verdict::Contradicted)],
+                &[sealed(claim.clone())],
+                &[sealed(finding(Verdict::Contradicted))],
                 "t3"
             )
             .unwrap(),

@@ -37,6 +37,7 @@ pub mod recheck;
 pub mod sensor;
 pub mod shell;
 pub mod text;
+pub mod usage;
 pub mod wire;
 
 pub use adapter::{
@@ -62,4 +63,5 @@ pub use physical::{ByteRange, Fingerprint, Record, RecordRef, Source, SourceId, 
 pub use provider::Provider;
 pub use recheck::{Recheck, RecheckOutcome, RecheckTrigger};
 pub use sensor::{EvidenceSensor, SensorInput, SensorOutcome};
+pub use usage::{TokenCounts, UsageFact, UsageGroup, LONG_CONTEXT_PROMPT_TOKENS};
 pub use wire::{IngestMessage, WireMessage, WIRE_VERSION};

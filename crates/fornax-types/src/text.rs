@@ -5,7 +5,8 @@
 //! here, next to the types; adding a text field without visiting it is a bug in this module.
 
 use crate::canonical::{Invocation, SemanticValue, TextValue};
-use crate::IngestMessage;
+use crate::judgement::{Claim, ClaimActor, ClaimScope, Finding};
+use crate::{Evidence, IngestMessage};
 
 /// Receives each text-bearing field.
 pub trait TextVisitor {
@@ -91,22 +92,46 @@ pub fn visit_message_text(msg: &mut IngestMessage, visitor: &mut dyn TextVisitor
             opt_text(&mut s.cwd, visitor);
             opt_text(&mut s.name, visitor);
         }
-        IngestMessage::Loop(_) => {}
+        IngestMessage::Loop(_) | IngestMessage::Usage(_) => {}
         IngestMessage::Item(item) => semantic_value(&mut item.semantic.value, visitor),
-        IngestMessage::Evidence(e) => {
-            visitor.json(&mut e.payload);
-            if let Some(ext) = &mut e.extension {
-                visitor.json(&mut ext.fields);
-                for value in ext.unknown.values_mut() {
-                    visitor.json(value);
-                }
-            }
-        }
-        IngestMessage::Claim(c) => {
-            visitor.text(&mut c.text);
-            opt_text(&mut c.target.command, visitor);
-            opt_text(&mut c.target.path, visitor);
-        }
-        IngestMessage::Finding(f) => visitor.text(&mut f.rationale),
+        IngestMessage::Evidence(e) => visit_evidence_text(e, visitor),
+        IngestMessage::Claim(c) => visit_claim_text(c, visitor),
+        IngestMessage::Finding(f) => visit_finding_text(f, visitor),
     }
+}
+
+/// Visits an evidence's payload and extension envelope (the rest are identifiers).
+pub fn visit_evidence_text(e: &mut Evidence, visitor: &mut dyn TextVisitor) {
+    visitor.json(&mut e.payload);
+    if let Some(ext) = &mut e.extension {
+        visitor.json(&mut ext.fields);
+        for value in ext.unknown.values_mut() {
+            visitor.json(value);
+        }
+    }
+}
+
+/// Visits a claim's quote and the parts of it the claim names (a SHA is an identifier).
+pub fn visit_claim_text(c: &mut Claim, visitor: &mut dyn TextVisitor) {
+    visitor.text(&mut c.text);
+    opt_text(&mut c.target.command, visitor);
+    opt_text(&mut c.target.path, visitor);
+    opt_text(&mut c.target.remote, visitor);
+    opt_text(&mut c.target.branch, visitor);
+    if let ClaimScope::Named { name, .. } = &mut c.scope {
+        visitor.text(name);
+    }
+    if let ClaimActor::Other { who } = &mut c.actor {
+        visitor.text(who);
+    }
+}
+
+/// Visits a re-check's summary (its other fields are identifiers, times and enums).
+pub fn visit_recheck_text(r: &mut crate::Recheck, visitor: &mut dyn TextVisitor) {
+    visitor.text(&mut r.summary);
+}
+
+/// Visits a finding's rationale.
+pub fn visit_finding_text(f: &mut Finding, visitor: &mut dyn TextVisitor) {
+    visitor.text(&mut f.rationale);
 }

@@ -39,6 +39,11 @@
 //! An [`Evidence`]: `{"type":"evidence","id","session","kind","payload","source","provenance",
 //! "extension"?,"item_key"?,"loop_position"?,"at"?,"records"?}`.
 //!
+//! ## `usage`
+//! A [`UsageFact`]: `{"type":"usage","session","key","loop_position"?,"at"?,"model"?,
+//! "tokens":{"input","output","cache_creation","cache_read","reasoning"?},"reported_cost_usd"?,
+//! "record"}`. Upsert by `(provider, key)`: the same call seen in two files counts once.
+//!
 //! ## `claim`
 //! A [`Claim`]: `{"type":"claim","id","session","item_key","subject","text","target"}`.
 //!
@@ -50,6 +55,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     Claim, Evidence, Finding, Item, Loop, Provider, Record, RuntimeCapabilities, Session, Source,
+    UsageFact,
 };
 
 /// Version of the wire format written by this binary.
@@ -70,6 +76,7 @@ pub enum IngestMessage {
     Loop(Loop),
     Item(Item),
     Evidence(Evidence),
+    Usage(UsageFact),
     Claim(Claim),
     Finding(Finding),
 }
@@ -85,6 +92,7 @@ impl IngestMessage {
             IngestMessage::Loop(_) => "loop",
             IngestMessage::Item(_) => "item",
             IngestMessage::Evidence(_) => "evidence",
+            IngestMessage::Usage(_) => "usage",
             IngestMessage::Claim(_) => "claim",
             IngestMessage::Finding(_) => "finding",
         }
@@ -100,6 +108,7 @@ impl IngestMessage {
             IngestMessage::Loop(l) => Some(&l.session.provider),
             IngestMessage::Item(i) => Some(&i.session.provider),
             IngestMessage::Evidence(e) => Some(&e.session.provider),
+            IngestMessage::Usage(u) => Some(&u.session.provider),
             IngestMessage::Claim(c) => Some(&c.session.provider),
             IngestMessage::Finding(f) => Some(&f.session.provider),
         }

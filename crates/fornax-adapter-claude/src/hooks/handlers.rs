@@ -161,9 +161,67 @@ impl ClaudeHookAdapter {
         let key = id
             .map(call_key)
             .unwrap_or_else(|| hook.fallback_key("call"));
+        self.remember_call(hook, id, &key);
         let semantic = call_semantic(&hook.session.native_id, name, id, input, hook.cwd);
         let pos = self.loop_position(hook);
         out.push(hook.item(key, pos, semantic));
+    }
+
+    /// Remembers a recorded call: by `tool_use_id`, or (older Claude Code, none) as awaiting
+    /// the result that pairs with it by tool name and input, in order.
+    fn remember_call(&mut self, hook: &Hook<'_>, id: Option<&str>, key: &str) {
+        let pairing = super::dump::pairing_key(hook.p);
+        let st = self.state(&hook.session.native_id);
+        match id {
+            Some(id) => {
+                if !st.called.iter().any(|c| c == id) {
+                    st.called.push_back(id.to_string());
+                }
+                while st.called.len() > super::CALLS_CAP {
+                    st.called.pop_front();
+                }
+            }
+            None => {
+                let suffix = key.strip_prefix("call:").unwrap_or(key).to_string();
+                if let Some(pairing) = pairing {
+                    st.unanswered.push_back((pairing, suffix));
+                }
+                while st.unanswered.len() > super::CALLS_CAP {
+                    st.unanswered.pop_front();
+                }
+            }
+        }
+    }
+
+    /// The output key of a result, and whether its call must be recorded from it (no
+    /// PreToolUse was seen for it: the result's payload carries the call's name and input).
+    fn answer(&mut self, hook: &Hook<'_>, id: Option<&str>) -> (String, Option<String>) {
+        if let Some(id) = id {
+            let known = self
+                .state(&hook.session.native_id)
+                .called
+                .iter()
+                .any(|c| c == id);
+            let call = (!known).then(|| call_key(id));
+            if call.is_some() {
+                self.remember_call(hook, Some(id), &call_key(id));
+            }
+            return (output_key(id), call);
+        }
+        let pairing = super::dump::pairing_key(hook.p);
+        let st = self.state(&hook.session.native_id);
+        let matched = pairing.as_deref().and_then(|p| {
+            let at = st.unanswered.iter().position(|(k, _)| k == p)?;
+            st.unanswered.remove(at).map(|(_, suffix)| suffix)
+        });
+        match matched {
+            Some(suffix) => (format!("out:{suffix}"), None),
+            None => {
+                let call = hook.fallback_key("call");
+                let suffix = call.strip_prefix("call:").unwrap_or(&call).to_string();
+                (format!("out:{suffix}"), Some(call))
+            }
+        }
     }
 
     /// PostToolUse (success) and PostToolUseFailure: the output item and, for file tools,
@@ -172,9 +230,15 @@ impl ClaudeHookAdapter {
         let p = hook.p;
         let name = get_text(p, "tool_name");
         let id = get_text(p, "tool_use_id");
-        let key = id
-            .map(output_key)
-            .unwrap_or_else(|| hook.fallback_key("out"));
+        let (key, unrecorded_call) = self.answer(hook, id);
+        let pos = self.loop_position(hook);
+        if let (Some(call), Some(tool)) = (unrecorded_call, name) {
+            // No PreToolUse for this call (not configured, or not logged): the result's
+            // payload names the tool and its input, so the call is recorded from it.
+            let input = p.get("tool_input").unwrap_or(&Value::Null);
+            let semantic = call_semantic(&hook.session.native_id, tool, id, input, hook.cwd);
+            out.push(hook.item(call, pos, semantic));
+        }
         let response = p.get("tool_response");
         let error = get_str(p, "error");
         let mut value = if failed {
@@ -184,7 +248,6 @@ impl ClaudeHookAdapter {
             success_output(id, name, shaped, response.and_then(response_text))
         };
         value.duration_ms = get_u64(p, "duration_ms");
-        let pos = self.loop_position(hook);
         out.push(hook.item(
             key.clone(),
             pos,

@@ -6,6 +6,7 @@
 //! transcript's. Events inside a subagent (those carrying `agent_id`) belong to the subagent
 //! session `agent-<agent_id>`.
 
+pub(crate) mod dump;
 mod events;
 mod handlers;
 mod payload;
@@ -15,6 +16,8 @@ use fornax_types::{
     NativeRecord, NormalizationOutcome, Provider, RecordRef, RuntimeCapabilities, Session,
     SessionRef,
 };
+use std::collections::VecDeque;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -22,11 +25,14 @@ use crate::bounded::Bounded;
 use crate::capabilities;
 use crate::common::{discriminator, get_str, get_text, ADAPTER_VERSION};
 
-use events::{empty_reason, event_of, Known};
+use events::{empty_reason, event_of, Event, Known};
 use payload::Hook;
 
 const SESSIONS_CAP: usize = 256;
 const CHECKPOINT_FORMAT: u32 = 1;
+/// Calls remembered per session: without `tool_use_id`, awaiting their result; with one, to
+/// know a result's call was recorded.
+const CALLS_CAP: usize = 64;
 
 /// Normalizes Claude Code hook payloads.
 #[derive(Debug)]
@@ -54,6 +60,27 @@ struct HookSession {
     /// the next Stop (`stop_hook_active`) closes the same loop again.
     #[serde(default)]
     last_closed: Option<HookLoop>,
+    /// Which tool events this capture holds for the session.
+    #[serde(default)]
+    seen: Seen,
+    /// What was last declared for a capture whose hook configuration is unknown (a hook log).
+    #[serde(default)]
+    declared: Option<Seen>,
+    /// Calls without `tool_use_id` awaiting their result, oldest first: `(pairing key, item
+    /// key suffix)`.
+    #[serde(default)]
+    unanswered: VecDeque<(String, String)>,
+    /// `tool_use_id`s of calls recorded, newest last.
+    #[serde(default)]
+    called: VecDeque<String>,
+}
+
+/// Tool events seen in a session's capture.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Seen {
+    pub(crate) pre: bool,
+    pub(crate) post: bool,
+    pub(crate) failure: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -131,9 +158,39 @@ impl ClaudeHookAdapter {
         }
         if !st.caps_sent {
             st.caps_sent = true;
+            let caps = if hook.logged {
+                st.declared = Some(st.seen);
+                capabilities::hook_log(&st.seen)
+            } else {
+                capabilities::hooks()
+            };
             out.push(IngestMessage::Capabilities(
-                capabilities::hooks().stamped(&session.native_id, ADAPTER_VERSION),
+                caps.stamped(&session.native_id, ADAPTER_VERSION),
             ));
+        }
+    }
+
+    /// A hook log's capabilities follow what it holds: declared again when that changes.
+    fn redeclare(&mut self, hook: &Hook<'_>, out: &mut Vec<IngestMessage>) {
+        if !hook.logged {
+            return;
+        }
+        let st = self.state(&hook.session.native_id);
+        if st.declared != Some(st.seen) {
+            st.declared = Some(st.seen);
+            out.push(IngestMessage::Capabilities(
+                capabilities::hook_log(&st.seen).stamped(&hook.session.native_id, ADAPTER_VERSION),
+            ));
+        }
+    }
+
+    fn note_seen(&mut self, event: Event, hook: &Hook<'_>) {
+        let st = self.state(&hook.session.native_id);
+        match event {
+            Event::PreToolUse => st.seen.pre = true,
+            Event::PostToolUse => st.seen.post = true,
+            Event::PostToolUseFailure => st.seen.failure = true,
+            _ => {}
         }
     }
 
@@ -219,10 +276,22 @@ impl AgentAdapter for ClaudeHookAdapter {
                 }
             }
         };
-        let hook = Hook::resolve(p, native.record, name, session_hint);
+        let mut hook = Hook::resolve(p, native.record, name, session_hint);
+        // From a hook log (a dump) rather than a live hook: its order may be reconstructed.
+        hook.logged = native.member.is_some();
         let mut out = Vec::new();
+        self.note_seen(event, &hook);
         self.announce(&hook, &mut out);
         self.on_event(event, &hook, &mut out);
+        self.redeclare(&hook, &mut out);
+        if hook.logged && dump::logged_time(p).is_none() {
+            // Where this payload sits was reconstructed from the files' order (module `dump`).
+            for msg in &mut out {
+                if let IngestMessage::Item(item) = msg {
+                    item.semantic.evidence_strength = fornax_types::EvidenceStrength::Heuristic;
+                }
+            }
+        }
         if out.is_empty() {
             NormalizationOutcome::Ignored {
                 reason: empty_reason(event),

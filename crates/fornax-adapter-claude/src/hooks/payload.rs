@@ -22,6 +22,8 @@ pub(super) struct Hook<'a> {
     pub(super) subagent: Option<Delegation>,
     pub(super) at: Option<String>,
     pub(super) cwd: Option<&'a str>,
+    /// Read from a hook log (a logging script's dump), not received live.
+    pub(super) logged: bool,
 }
 
 impl<'a> Hook<'a> {
@@ -51,6 +53,7 @@ impl<'a> Hook<'a> {
             subagent,
             at: timestamp(p),
             cwd: get_text(p, "cwd"),
+            logged: false,
         }
     }
 

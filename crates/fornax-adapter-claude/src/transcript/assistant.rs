@@ -3,16 +3,56 @@
 
 use fornax_types::{
     EvidenceStrength, IngestMessage, LoopOutcome, ReasoningMode, ReasoningValue, Role, Semantic,
-    SemanticValue,
+    SemanticValue, UsageFact,
 };
 use serde_json::Value;
 
 use super::line::Line;
 use super::state::{Ending, PendingCall, SessionState};
-use crate::common::{capped, get_bool, get_str, get_text, line_count, usage_from};
+use crate::common::{
+    capped, get_bool, get_str, get_text, line_count, token_counts_from, usage_from,
+};
 use crate::tools::{call_key, call_semantic};
 
 use EvidenceStrength::Structural;
+
+/// The usage fact of an assistant line. One API response is split over several lines that
+/// repeat its usage, so the key is the response's `message.id` with the line's `requestId`
+/// (a copied or resumed file repeats both); the later lines of a response replace its counts
+/// (the last holds the final output count). A line without a message id counts on its own; a
+/// usage of all zeros is no call.
+fn usage_fact(
+    line: &Line<'_>,
+    message: &Value,
+    message_id: Option<&str>,
+    loop_position: Option<u32>,
+) -> Option<UsageFact> {
+    let tokens = message
+        .get("usage")
+        .and_then(token_counts_from)
+        .filter(|t| !t.is_zero())?;
+    let request_id = get_text(line.v, "requestId");
+    let key = match (message_id, request_id, line.uuid) {
+        (Some(m), Some(r), _) => format!("{m}:{r}"),
+        (Some(m), None, _) => m.to_string(),
+        (None, _, Some(uuid)) => format!("line:{uuid}"),
+        (None, _, None) => format!(
+            "record:{}:{}",
+            line.record.source.as_str(),
+            line.record.position
+        ),
+    };
+    Some(UsageFact {
+        session: line.session.clone(),
+        key,
+        loop_position,
+        at: line.at.clone(),
+        model: get_text(message, "model").map(str::to_string),
+        tokens,
+        reported_cost_usd: None,
+        record: line.record.clone(),
+    })
+}
 
 /// Handles an `assistant` line; returns why nothing was published when `out` stays empty.
 pub(super) fn on_assistant(
@@ -66,6 +106,11 @@ pub(super) fn on_assistant(
         }
     }
     let loop_position = st.open.as_ref().map(|o| o.position);
+    if !synthetic {
+        if let Some(fact) = usage_fact(line, message, message_id, loop_position) {
+            out.push(IngestMessage::Usage(fact));
+        }
+    }
     let (mut has_text, mut has_tool_use) = (false, false);
     for (i, block) in blocks.iter().enumerate() {
         let kind = if block.is_string() {

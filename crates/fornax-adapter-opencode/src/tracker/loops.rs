@@ -2,7 +2,8 @@
 //! their token usage and the promotion of the last assistant text to the final answer.
 
 use fornax_types::{
-    EvidenceStrength, IngestMessage, Loop, LoopEnd, LoopOutcome, RecordRef, Role, TextValue, Usage,
+    EvidenceStrength, IngestMessage, Loop, LoopEnd, LoopOutcome, RecordRef, Role, SessionRef,
+    TextValue, TokenCounts, Usage, UsageFact,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -10,7 +11,7 @@ use serde_json::Value;
 use super::state::SessionState;
 use super::{MAX_LOOPS, MAX_USAGE_ENTRIES};
 use crate::bounded::Bounded;
-use crate::json::{at, u64_at};
+use crate::json::{at, str_at, u64_at};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct TextSlot {
@@ -100,6 +101,44 @@ pub(super) fn message_usage(info: &Value) -> Option<Usage> {
         output_tokens: output,
         // Providers differ on whether reasoning is inside output; keep it only when it fits.
         reasoning_output_tokens: reasoning.filter(|r| output.is_some_and(|o| *r <= o)),
+    })
+}
+
+/// The usage fact of one assistant message, keyed by its id (a later update of the message,
+/// or the same message in the database and the plugin stream, replaces it). opencode bills
+/// reasoning apart from output; here reasoning is a part of output, so output is their sum.
+pub(super) fn message_usage_fact(
+    info: &Value,
+    session: SessionRef,
+    msg_id: &str,
+    loop_position: Option<u32>,
+    record: &RecordRef,
+) -> Option<UsageFact> {
+    message_usage(info)?;
+    let n = |path: &[&str]| u64_at(info, path).unwrap_or(0);
+    let reasoning = u64_at(info, &["tokens", "reasoning"]);
+    let tokens = TokenCounts {
+        input: n(&["tokens", "input"]),
+        output: n(&["tokens", "output"]).saturating_add(reasoning.unwrap_or(0)),
+        cache_creation: n(&["tokens", "cache", "write"]),
+        cache_read: n(&["tokens", "cache", "read"]),
+        reasoning,
+    };
+    if tokens.is_zero() {
+        return None;
+    }
+    Some(UsageFact {
+        session,
+        key: format!("message:{msg_id}"),
+        loop_position,
+        at: super::state::iso(info, &["time", "created"]),
+        model: str_at(info, &["modelID"]).map(str::to_string),
+        tokens,
+        reported_cost_usd: info
+            .get("cost")
+            .and_then(Value::as_f64)
+            .filter(|c| c.is_finite() && *c >= 0.0),
+        record: record.clone(),
     })
 }
 

@@ -354,6 +354,11 @@ impl Tracker {
                 }
             }
         }
+        if let Some(fact) =
+            loops::message_usage_fact(info, state.sref(), msg_id, loop_pos, ctx.record)
+        {
+            out.push(IngestMessage::Usage(fact));
+        }
         let Some(pos) = loop_pos else { return };
         let Some(lp) = state.loop_mut(pos) else {
             return;

@@ -1,9 +1,12 @@
 //! `fornax daemon run|start|stop|status`
 
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
+use fornax_live::protocol::{DaemonStatus, Request, Response, StopReport, StoreState};
+use fornax_live::Home;
 use serde_json::json;
 
 use crate::error::CliError;
@@ -22,14 +25,51 @@ pub enum DaemonAction {
     Run,
     /// Start in the background (no-op if already running).
     Start,
-    /// Stop after everything received is stored.
+    /// Stop after storing everything received; says what it stored and what remains.
     Stop,
-    /// Report whether it runs, its pid, socket, spool size and uptime.
+    /// Report whether it runs and ingests, its pid, socket, spool and store state.
     Status,
 }
 
-fn status(ctx: &Context) -> Option<serde_json::Value> {
-    fornax_daemon::request(&ctx.home, &json!({"op": "status"}), Duration::from_secs(2)).ok()
+/// The running daemon's status, if one answers.
+pub fn status(home: &Path) -> Option<DaemonStatus> {
+    match fornax_live::client::request(home, &Request::Status, Duration::from_secs(2)) {
+        Ok(Response::Status(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// A status as `--json` shows it: the daemon's own fields, plus `running` and `ingesting`.
+pub fn status_json(s: &DaemonStatus) -> serde_json::Value {
+    let mut v = serde_json::to_value(s).unwrap_or_default();
+    if let Some(obj) = v.as_object_mut() {
+        obj.insert("running".into(), true.into());
+        obj.insert("ingesting".into(), s.ingesting().into());
+    }
+    v
+}
+
+/// One line saying whether the daemon really stores what it receives.
+pub fn describe_store(s: &DaemonStatus) -> String {
+    let detail = s.store.detail.as_deref().unwrap_or("");
+    match s.store.state {
+        StoreState::Ok => "ingesting".to_string(),
+        StoreState::Waiting => format!("NOT ingesting yet: waiting for the store ({detail})"),
+        StoreState::Unavailable => format!("NOT ingesting: cannot write to the store ({detail})"),
+    }
+}
+
+/// Whether a process still runs (an exited one waiting to be reaped does not). Read from
+/// procfs; where there is none, the pid file's removal is the signal.
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // `pid (comm) S ...`: the state follows the last `)`.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X"),
+        Err(_) => false,
+    }
 }
 
 pub fn run(ctx: &Context, args: DaemonArgs) -> Result<(), CliError> {
@@ -42,88 +82,34 @@ pub fn run(ctx: &Context, args: DaemonArgs) -> Result<(), CliError> {
                 home: ctx.home.clone(),
                 roots,
                 registry: crate::registry::registry(),
-                options: fornax_ingest::IngestOptions::default(),
+                options: fornax_ingest::IngestOptions {
+                    // A final line without newline is taken once its file is quiet: a writer
+                    // may still be finishing it.
+                    tail_quiet: Some(Duration::from_secs(2)),
+                    ..fornax_ingest::IngestOptions::default()
+                },
                 poll_interval: Duration::from_secs(10),
                 intervene: ctx.config.intervene.enabled,
             };
             fornax_daemon::run(config)?;
             Ok(())
         }
-        DaemonAction::Start => {
-            if let Some(s) = status(ctx) {
-                report(ctx, &s, "already running");
-                return Ok(());
-            }
-            ctx.ensure_home()?;
-            let exe = std::env::current_exe()?;
-            let log = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(ctx.home.join("daemon.err"))?;
-            {
-                use std::os::unix::process::CommandExt;
-                Command::new(exe)
-                    .arg("--home")
-                    .arg(&ctx.home)
-                    .args(["daemon", "run"])
-                    .stdin(Stdio::null())
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::from(log))
-                    .process_group(0)
-                    .spawn()?;
-            }
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while Instant::now() < deadline {
-                if let Some(s) = status(ctx) {
-                    report(ctx, &s, "started");
-                    return Ok(());
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(anyhow::anyhow!(
-                "the daemon did not come up; see {}",
-                ctx.home.join("daemon.err").display()
-            )
-            .into())
-        }
-        DaemonAction::Stop => {
-            match fornax_daemon::request(
-                &ctx.home,
-                &json!({"op": "shutdown"}),
-                Duration::from_secs(300),
-            ) {
-                Ok(_) => {
-                    let sock = fornax_daemon::socket_path(&ctx.home);
-                    let deadline = Instant::now() + Duration::from_secs(30);
-                    while sock.exists() && Instant::now() < deadline {
-                        std::thread::sleep(Duration::from_millis(20));
-                    }
-                    if ctx.json {
-                        output::json(&json!({"running": false, "stopped": true}));
-                    } else {
-                        output::line("daemon stopped (everything received is stored)");
-                    }
-                }
-                Err(_) => {
-                    if ctx.json {
-                        output::json(&json!({"running": false, "stopped": false}));
-                    } else {
-                        output::line("daemon is not running");
-                    }
-                }
-            }
-            Ok(())
-        }
+        DaemonAction::Start => start(ctx),
+        DaemonAction::Stop => stop(ctx),
         DaemonAction::Status => {
-            match status(ctx) {
+            match status(&ctx.home) {
                 Some(s) => report(ctx, &s, "running"),
                 None => {
-                    let spool: u64 = fornax_ingest::spool::spool_bytes(&ctx.spool_dir());
-                    let v = json!({"running": false, "socket": fornax_daemon::socket_path(&ctx.home).display().to_string(), "spool_bytes": spool});
+                    let home = Home::new(&ctx.home);
+                    let spool = fornax_live::spool::spool_bytes(&home.spool_dir());
+                    let v = json!({"running": false, "ingesting": false,
+                        "socket": home.socket().display().to_string(), "spool_bytes": spool});
                     if ctx.json {
                         output::json(&v);
                     } else {
-                        output::line(&format!("daemon is not running · spool {spool} bytes"));
+                        output::line(&format!(
+                            "daemon is not running · spool {spool} bytes (stored by the next `fornax scan` or `fornax daemon start`)"
+                        ));
                     }
                 }
             }
@@ -132,16 +118,136 @@ pub fn run(ctx: &Context, args: DaemonArgs) -> Result<(), CliError> {
     }
 }
 
-fn report(ctx: &Context, s: &serde_json::Value, what: &str) {
+fn start(ctx: &Context) -> Result<(), CliError> {
+    if let Some(s) = status(&ctx.home) {
+        report(ctx, &s, "already running");
+        return Ok(());
+    }
+    ctx.ensure_home()?;
+    let home = Home::new(&ctx.home);
+    let exe = std::env::current_exe()?;
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(home.daemon_err())?;
+    {
+        use std::os::unix::process::CommandExt;
+        Command::new(exe)
+            .arg("--home")
+            .arg(&ctx.home)
+            .args(["daemon", "run"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(log))
+            .process_group(0)
+            .spawn()?;
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut up = None;
+    while Instant::now() < deadline {
+        if let Some(s) = status(&ctx.home) {
+            up = Some(s);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let Some(mut s) = up else {
+        return Err(anyhow::anyhow!(
+            "the daemon did not come up; see {}",
+            home.daemon_err().display()
+        )
+        .into());
+    };
+    // Give its first pass a moment, so what is printed is the truth about ingesting.
+    let settle = Instant::now() + Duration::from_secs(3);
+    while s.store.state != StoreState::Ok && Instant::now() < settle {
+        std::thread::sleep(Duration::from_millis(50));
+        match status(&ctx.home) {
+            Some(now) => s = now,
+            None => break,
+        }
+    }
+    report(ctx, &s, "started");
+    if s.store.state == StoreState::Unavailable {
+        return Err(CliError::Exit(1));
+    }
+    Ok(())
+}
+
+fn stop(ctx: &Context) -> Result<(), CliError> {
+    let home = Home::new(&ctx.home);
+    let answer =
+        fornax_live::client::request(&ctx.home, &Request::Shutdown, Duration::from_secs(300));
+    let report = match answer {
+        Ok(Response::Stopping(r)) => r,
+        Ok(other) => {
+            return Err(anyhow::anyhow!("the daemon answered shutdown with {other:?}").into())
+        }
+        Err(fornax_live::client::ClientError::NotRunning(_)) => {
+            if ctx.json {
+                output::json(&json!({"running": false, "stopped": false}));
+            } else {
+                output::line("daemon is not running");
+            }
+            return Ok(());
+        }
+        Err(e) => return Err(anyhow::anyhow!("asking the daemon to stop: {e}").into()),
+    };
+    // It answered before exiting: wait until it is really gone.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while (alive(report.pid) || home.daemon_pid().exists()) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if alive(report.pid) {
+        return Err(anyhow::anyhow!(
+            "the daemon (pid {}) acknowledged the stop but is still running",
+            report.pid
+        )
+        .into());
+    }
+    print_stop(ctx, &report);
+    Ok(())
+}
+
+fn print_stop(ctx: &Context, r: &StopReport) {
     if ctx.json {
-        output::json(s);
+        let mut v = serde_json::to_value(r).unwrap_or_default();
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("running".into(), false.into());
+            obj.insert("stopped".into(), true.into());
+        }
+        output::json(&v);
+        return;
+    }
+    if r.remaining_bytes == 0 {
+        output::line(&format!(
+            "daemon stopped: it stored {} records while it ran; nothing received is left unstored",
+            r.stored_records
+        ));
     } else {
         output::line(&format!(
-            "daemon {what}: pid {} · socket {} · spool {} bytes · up {}s",
-            s["pid"],
-            s["socket"].as_str().unwrap_or(""),
-            s["spool_bytes"],
-            s["uptime_s"]
+            "daemon stopped: it stored {} records while it ran; {} bytes in {} spool segment{} are not stored yet{} (the next `fornax scan` stores them)",
+            r.stored_records,
+            r.remaining_bytes,
+            r.remaining_segments,
+            if r.remaining_segments == 1 { "" } else { "s" },
+            r.reason.as_deref().map(|w| format!(": {w}")).unwrap_or_default(),
+        ));
+    }
+}
+
+fn report(ctx: &Context, s: &DaemonStatus, what: &str) {
+    if ctx.json {
+        output::json(&status_json(s));
+    } else {
+        output::line(&format!(
+            "daemon {what}: pid {} · {} · socket {} · spool {} bytes ({} not stored yet) · up {}s",
+            s.pid,
+            describe_store(s),
+            s.socket,
+            s.spool_bytes,
+            s.pending_bytes,
+            s.uptime_s
         ));
     }
 }

@@ -30,11 +30,13 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
     };
     let summary = super::scan::scan(&demo_ctx, std::slice::from_ref(&data), true, None, false)?;
     let store = demo_ctx.open_store_read_only()?;
-    let sessions = store.list_sessions(&fornax_store::SessionFilter {
-        limit: 100,
-        ..Default::default()
-    })?;
-    let findings = store.findings(&fornax_store::FindingFilter::default())?;
+    let sessions = store.list_sessions_in(&fornax_store::ListFilter::default(), 100, 0)?;
+    let findings = store.findings_in(
+        &fornax_store::ListFilter::default(),
+        None,
+        fornax_store::FindingOrder::Severity,
+        0,
+    )?;
     if ctx.json {
         output::json(
             &serde_json::json!({ "scan": summary, "sessions": sessions, "findings": findings }),
@@ -48,33 +50,42 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
     )));
     super::scan::print_summary(&summary);
     output::line("");
-    let rows: Vec<Vec<String>> = sessions
-        .iter()
-        .map(|r| {
-            vec![
-                r.provider.clone(),
-                output::clip(&r.native_id, 38),
-                r.items.to_string(),
-                super::sessions::verdict_cell(&r.verdicts),
-            ]
-        })
-        .collect();
-    output::table(&["PROVIDER", "SESSION", "ITEMS", "VERDICTS"], &rows);
-    output::line("");
+    let clock = fornax_ui::env::clock(false);
+    super::sessions::print_table(&sessions, &clock, output::width());
+    let mut cache = super::findings::SessionCache::default();
     for f in &findings {
+        output::line("");
+        let row = cache.get(&store, f.session_id)?;
+        super::findings::print_finding(f, row, &clock, false);
+    }
+    output::line("");
+    output::heading("Next");
+    let wide = NEXT.iter().map(|(c, _)| c.len()).max().unwrap_or(0);
+    for (command, what) in NEXT {
         output::line(&format!(
-            "{} {} ({})",
-            output::verdict(&f.verdict),
-            output::clip(f.claim["text"].as_str().unwrap_or(""), 90),
-            f.session["provider"].as_str().unwrap_or("")
+            "  {}  {what}",
+            output::bold(&format!("{command:<wide$}"))
         ));
-        output::line(&output::dim(&format!(
-            "    {}",
-            output::clip(&f.rationale, 150)
-        )));
     }
     Ok(())
 }
+
+/// The commands to run after the demo, on the user's own sessions.
+const NEXT: &[(&str, &str)] = &[
+    (
+        "fornax scan",
+        "index and verify your own agents' sessions (every supported agent)",
+    ),
+    ("fornax findings", "what to believe, most urgent first"),
+    (
+        "fornax ui",
+        "the same in your browser: sessions, timelines, evidence",
+    ),
+    (
+        "fornax help verdicts",
+        "what each of the five verdicts means",
+    ),
+];
 
 fn display(p: &Path) -> String {
     p.display().to_string()

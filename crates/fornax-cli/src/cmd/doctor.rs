@@ -1,13 +1,72 @@
-//! `fornax doctor`
+//! `fornax doctor`: what is connected, whether the store is sound, what the daemon and the
+//! spool are doing, and what the last scan could not read. Exits 1 when the store is damaged.
 
-use serde_json::json;
+use std::path::Path;
+
+use fornax_live::protocol::StoreState;
+use serde_json::{json, Value};
 
 use crate::error::CliError;
 use crate::home::Context;
 use crate::output;
 
-fn spool_bytes(ctx: &Context) -> u64 {
-    fornax_ingest::spool::spool_bytes(&ctx.spool_dir())
+/// The store's state: its statistics and the result of `PRAGMA quick_check`, or why it could
+/// not be read (a damaged file often cannot even be opened).
+fn store_report(db: &Path) -> Option<(Value, bool)> {
+    if !db.exists() {
+        return None;
+    }
+    let (mut stats, problems) = match fornax_store::Store::open_read_only(db) {
+        Ok(store) => {
+            let problems = store
+                .quick_check(20)
+                .unwrap_or_else(|e| vec![e.to_string()]);
+            let stats = match store.doctor_stats() {
+                Ok(st) => serde_json::to_value(st).unwrap_or_default(),
+                Err(e) => json!({"path": db.display().to_string(), "error": e.to_string()}),
+            };
+            (stats, problems)
+        }
+        Err(e) => (
+            json!({"path": db.display().to_string(), "error": e.to_string()}),
+            vec![e.to_string()],
+        ),
+    };
+    let ok = problems.is_empty();
+    let db_text = db.display().to_string();
+    let recovery = format!(
+        "stop the daemon (`fornax daemon stop`), then salvage what SQLite can read: \
+         sqlite3 '{db_text}' '.recover' | sqlite3 '{db_text}.recovered' && \
+         mv '{db_text}' '{db_text}.corrupt' && mv '{db_text}.recovered' '{db_text}' \
+         — or set it aside and rebuild from the agents' files still on disk: \
+         mv '{db_text}' '{db_text}.corrupt' && fornax scan"
+    );
+    if let Some(obj) = stats.as_object_mut() {
+        obj.insert(
+            "integrity".into(),
+            json!({"ok": ok, "problems": problems, "recovery": (!ok).then_some(recovery)}),
+        );
+    }
+    Some((stats, ok))
+}
+
+/// The spool's size and age, and what of it the store does not hold yet.
+fn spool_report(ctx: &Context) -> Value {
+    let segments = fornax_live::spool::segments(&ctx.spool_dir());
+    let bytes: u64 = segments.iter().map(|s| s.bytes).sum();
+    let pending = fornax_store::Store::open_read_only(&ctx.db_path())
+        .ok()
+        .and_then(|store| fornax_ingest::spool::backlog(&store, &ctx.spool_dir()).ok())
+        .map(|b| b.bytes)
+        .unwrap_or(bytes);
+    json!({
+        "dir": ctx.spool_dir().display().to_string(),
+        "segments": segments.len(),
+        "bytes": bytes,
+        "pending_bytes": pending,
+        "oldest": segments.first().map(|s| s.day.clone()),
+        "newest": segments.last().map(|s| s.day.clone()),
+    })
 }
 
 pub fn run(ctx: &Context) -> Result<(), CliError> {
@@ -29,19 +88,12 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
             "signals": caps.signals,
         }));
     }
-    let store = if ctx.db_path().exists() {
-        Some(ctx.open_store_read_only()?.doctor_stats()?)
-    } else {
-        None
-    };
+    let store = store_report(&ctx.db_path());
+    let healthy = store.as_ref().is_none_or(|(_, ok)| *ok);
+    let store = store.map(|(v, _)| v);
     let exe = std::env::current_exe().ok();
-    let daemon = fornax_daemon::request(
-        &ctx.home,
-        &json!({"op": "status"}),
-        std::time::Duration::from_secs(1),
-    )
-    .ok();
-    let socket = fornax_daemon::socket_path(&ctx.home);
+    let daemon = super::daemon::status(&ctx.home);
+    let socket = fornax_live::client::socket_path(&ctx.home);
     let socket_mode = {
         use std::os::unix::fs::PermissionsExt;
         std::fs::metadata(&socket)
@@ -57,6 +109,7 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
         })
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| fornax_ingest::clock::format_unix_millis(d.as_millis() as i64));
+    let spool = spool_report(ctx);
     let report = json!({
         "version": env!("CARGO_PKG_VERSION"),
         "home": ctx.home.display().to_string(),
@@ -65,18 +118,24 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
         "agents": super::install::agent_states(),
         "daemon": {
             "running": daemon.is_some(),
-            "status": daemon,
+            "ingesting": daemon.as_ref().is_some_and(|d| d.ingesting()),
+            "status": daemon.as_ref().map(super::daemon::status_json),
             "socket": socket.display().to_string(),
             "socket_mode": socket_mode,
         },
         "last_event_received": last_event,
         "adapters": adapters,
         "store": store,
-        "spool_bytes": spool_bytes(ctx),
+        "spool": spool,
+        "spool_bytes": spool["bytes"],
     });
     if ctx.json {
         output::json(&report);
-        return Ok(());
+        return if healthy {
+            Ok(())
+        } else {
+            Err(CliError::Exit(1))
+        };
     }
     output::heading(&format!(
         "fornax {} · home {}",
@@ -108,16 +167,24 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
             "missing"
         }
     ));
-    match &report["daemon"]["status"] {
-        serde_json::Value::Null => output::line(
+    match &daemon {
+        None => output::line(
             "  daemon: not running (hooks spool; `fornax scan` or `fornax daemon start` ingests)",
         ),
-        s => output::line(&format!(
-            "  daemon: running, pid {} · socket {} mode {}",
-            s["pid"],
-            report["daemon"]["socket"].as_str().unwrap_or(""),
-            report["daemon"]["socket_mode"].as_str().unwrap_or("?")
-        )),
+        Some(s) => {
+            output::line(&format!(
+                "  daemon: running, pid {} · {} · socket {} mode {}",
+                s.pid,
+                super::daemon::describe_store(s),
+                report["daemon"]["socket"].as_str().unwrap_or(""),
+                report["daemon"]["socket_mode"].as_str().unwrap_or("?")
+            ));
+            if s.store.state != StoreState::Ok {
+                output::warn(
+                    "the daemon receives events but cannot store them yet; they wait in the spool",
+                );
+            }
+        }
     }
     output::line(&format!(
         "  last event received: {}",
@@ -133,7 +200,7 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
             a["adapter_version"].as_str().unwrap_or("")
         ));
         if let Some(tree) = a["document_tree"].as_object() {
-            let names = |v: &serde_json::Value| {
+            let names = |v: &Value| {
                 v.as_array()
                     .into_iter()
                     .flatten()
@@ -165,55 +232,152 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
     }
     match &store {
         None => output::line("Store: none yet (run `fornax scan`)"),
-        Some(s) => {
-            output::heading("Store");
-            output::line(&format!(
-                "  {} ({} KiB, schema v{})",
-                s.path,
-                s.size_bytes / 1024,
-                s.schema_version
-            ));
-            let by_status: Vec<String> = s
-                .sources_by_status
-                .iter()
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect();
-            output::line(&format!(
-                "  sources: {} · sessions {} · records {} · items {} · malformed {} · oversized {}",
-                if by_status.is_empty() {
-                    "none".to_string()
-                } else {
-                    by_status.join(", ")
-                },
-                s.sessions,
-                s.records,
-                s.items,
-                s.malformed,
-                s.oversized
-            ));
-            if let Some(last) = &s.last_scan {
-                output::line(&format!(
-                    "  last scan: {} records, {} ms",
-                    last["records"].as_u64().unwrap_or(0),
-                    last["elapsed_ms"].as_u64().unwrap_or(0)
-                ));
-            }
-            if s.drift.is_empty() {
-                output::line("  drift: no unrecognized native shapes");
-            } else {
-                output::heading("Drift (unrecognized native shapes)");
-                for d in &s.drift {
-                    output::line(&format!(
-                        "  {}:{}:{}  {} ×{}",
-                        d.provider, d.runtime_version, d.discriminator, d.adapter, d.count
-                    ));
-                }
-            }
-        }
+        Some(s) => print_store(s),
+    }
+    print_spool(&spool);
+    if healthy {
+        Ok(())
+    } else {
+        Err(CliError::Exit(1))
+    }
+}
+
+fn print_store(s: &Value) {
+    output::heading("Store");
+    let integrity = &s["integrity"];
+    if integrity["ok"] == false {
+        output::error(
+            &format!(
+                "the database is damaged: {}",
+                integrity["problems"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            integrity["recovery"].as_str(),
+        );
+    }
+    if let Some(e) = s["error"].as_str() {
+        output::line(&format!(
+            "  {}: cannot read it: {e}",
+            s["path"].as_str().unwrap_or("")
+        ));
+        return;
     }
     output::line(&format!(
-        "Spool: {} bytes waiting or kept",
-        spool_bytes(ctx)
+        "  {} ({} KiB, schema v{}, integrity {})",
+        s["path"].as_str().unwrap_or(""),
+        s["size_bytes"].as_u64().unwrap_or(0) / 1024,
+        s["schema_version"],
+        if integrity["ok"] == true {
+            "ok"
+        } else {
+            "DAMAGED"
+        }
     ));
-    Ok(())
+    let by_status: Vec<String> = s["sources_by_status"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    output::line(&format!(
+        "  sources: {} · sessions {} · records {} · items {} · malformed {} · oversized {}",
+        if by_status.is_empty() {
+            "none".to_string()
+        } else {
+            by_status.join(", ")
+        },
+        s["sessions"],
+        s["records"],
+        s["items"],
+        s["malformed"],
+        s["oversized"]
+    ));
+    let last = &s["last_scan"];
+    let not_read = last["skipped_files_total"].as_u64().unwrap_or(0);
+    if last.is_object() {
+        output::line(&format!(
+            "  last scan: {} records, {} ms, {} source{} failed, {} file{} not read",
+            last["records"].as_u64().unwrap_or(0),
+            last["elapsed_ms"].as_u64().unwrap_or(0),
+            last["errors"].as_array().map_or(0, Vec::len),
+            if last["errors"].as_array().map_or(0, Vec::len) == 1 {
+                ""
+            } else {
+                "s"
+            },
+            not_read,
+            if not_read == 1 { "" } else { "s" },
+        ));
+        for e in last["errors"].as_array().into_iter().flatten().take(5) {
+            output::line(&format!(
+                "    failed: {} ({})",
+                e["path"].as_str().unwrap_or(""),
+                e["error"].as_str().unwrap_or("")
+            ));
+        }
+        for f in last["skipped_files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .take(10)
+        {
+            output::line(&format!(
+                "    not read: {} ({})",
+                f["path"].as_str().unwrap_or(""),
+                f["reason"].as_str().unwrap_or("")
+            ));
+        }
+        if not_read > 10 {
+            output::line(&output::dim(&format!(
+                "    … and {} more (`fornax scan --json` lists them)",
+                not_read - 10
+            )));
+        }
+    }
+    let drift = s["drift"].as_array().cloned().unwrap_or_default();
+    if drift.is_empty() {
+        output::line(&format!(
+            "  drift: no unrecognized native shapes in what was read{}",
+            if not_read > 0 {
+                " (some files were not read: see above)"
+            } else {
+                ""
+            }
+        ));
+    } else {
+        output::heading("Drift (unrecognized native shapes)");
+        for d in &drift {
+            output::line(&format!(
+                "  {}:{}:{}  {} ×{}",
+                d["provider"].as_str().unwrap_or(""),
+                d["runtime_version"].as_str().unwrap_or(""),
+                d["discriminator"].as_str().unwrap_or(""),
+                d["adapter"].as_str().unwrap_or(""),
+                d["count"]
+            ));
+        }
+    }
+}
+
+fn print_spool(spool: &Value) {
+    let bytes = spool["bytes"].as_u64().unwrap_or(0);
+    if bytes == 0 {
+        output::line("Spool: empty");
+        return;
+    }
+    output::line(&format!(
+        "Spool: {} bytes in {} segment{} (oldest {}, newest {}), {} bytes not stored yet",
+        bytes,
+        spool["segments"],
+        if spool["segments"] == 1 { "" } else { "s" },
+        spool["oldest"].as_str().unwrap_or("?"),
+        spool["newest"].as_str().unwrap_or("?"),
+        spool["pending_bytes"]
+    ));
 }

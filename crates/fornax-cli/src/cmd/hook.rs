@@ -1,9 +1,9 @@
-//! `fornax hook <agent>`: the live entry points, delegated to `fornax_hook`.
+//! `fornax hook <agent>`: the live entry points, delegated to `fornax_live::hook`.
 //!
 //! The `fornax-hook` binary runs the same code without the rest of `fornax` (about half the
 //! start-up cost); `fornax install` writes that binary into agent settings when it sits next
 //! to this one. Either way a hook reads the payload, appends it to the spool (fsync) and exits 0
-//! with nothing on stdout unless a decision is due; see `fornax_hook` for the guards.
+//! with nothing on stdout unless a decision is due; see `fornax_live::hook` for the guards.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,10 +33,10 @@ pub struct HookArgs {
 /// Runs a hook with every guard on, always returning success to the agent.
 pub fn guarded(home: Option<PathBuf>, args: &HookArgs) -> ExitCode {
     let agent = match args.agent {
-        Agent::Claude => fornax_hook::Agent::Claude,
-        Agent::Opencode => fornax_hook::Agent::Opencode,
-        Agent::Copilot => fornax_hook::Agent::Copilot,
-        Agent::Cursor => fornax_hook::Agent::Cursor,
+        Agent::Claude => fornax_live::hook::Agent::Claude,
+        Agent::Opencode => fornax_live::hook::Agent::Opencode,
+        Agent::Copilot => fornax_live::hook::Agent::Copilot,
+        Agent::Cursor => fornax_live::hook::Agent::Cursor,
     };
-    fornax_hook::guarded_event(home, agent, args.event.as_deref())
+    fornax_live::hook::guarded_event(home, agent, args.event.as_deref())
 }

@@ -1,11 +1,14 @@
 //! One module per subcommand.
 
 pub mod cap;
+pub mod config;
 pub mod daemon;
 pub mod demo;
 pub mod doctor;
 pub mod export;
+pub mod filters;
 pub mod findings;
+pub mod help;
 pub mod hook;
 pub mod install;
 pub mod query;
@@ -16,3 +19,5 @@ pub mod sessions;
 pub mod show;
 pub mod status;
 pub mod sync;
+pub mod ui;
+pub mod usage;

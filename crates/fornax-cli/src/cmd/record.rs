@@ -1,4 +1,5 @@
-//! `fornax record inspect|verify ID`
+//! `fornax record inspect|verify ID`: `inspect` prints a record redacted and bounded
+//! (`--max-bytes`); its raw bytes only with `--raw`, with a warning.
 
 use std::io::{Read, Seek, SeekFrom};
 
@@ -17,10 +18,74 @@ pub struct RecordArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum RecordAction {
-    /// Re-read a record's bytes from its source after checking its fingerprint.
-    Inspect { id: i64 },
-    /// Check a record against its source: verified, source_missing, source_short, hash_mismatch.
+    /// Re-read a record from its source after checking its fingerprint, redacted.
+    Inspect {
+        id: i64,
+        /// Print the bytes as the source holds them, secrets included (warned on stderr).
+        #[arg(long)]
+        raw: bool,
+        /// Print at most this many bytes of the record (0: all of it).
+        #[arg(long, default_value_t = DEFAULT_MAX_BYTES)]
+        max_bytes: usize,
+    },
+    /// Check a record against its source: verified, source_missing, source_short, hash_mismatch,
+    /// or retired (a spool segment deleted by retention once everything in it was stored).
     Verify { id: i64 },
+}
+
+/// How much of a record `inspect` prints unless asked for more.
+const DEFAULT_MAX_BYTES: usize = 64 * 1024;
+
+/// What `inspect` prints of a record.
+struct Shown {
+    text: String,
+    /// Secrets replaced (0 for `--raw`).
+    redactions: u64,
+    /// Bytes of the full text, before the cut.
+    total: usize,
+    /// The text was cut at `--max-bytes`.
+    truncated: bool,
+}
+
+/// A record's bytes as `inspect` shows them: redacted unless `raw`, then cut at `max_bytes`
+/// (after redaction, so a cut never leaves part of a secret). A JSON record is redacted as
+/// JSON; when nothing in it is a secret, its bytes are shown as they are.
+fn shown(bytes: &[u8], raw: bool, max_bytes: usize) -> Shown {
+    let source = String::from_utf8_lossy(bytes);
+    let mut counts = fornax_redact::RedactionCounts::default();
+    let text = if raw {
+        source.into_owned()
+    } else {
+        let redactor = fornax_redact::Redactor::new();
+        match serde_json::from_slice::<serde_json::Value>(bytes) {
+            Ok(mut value) => {
+                redactor.redact_json(&mut value, &mut counts);
+                if counts.is_empty() {
+                    source.into_owned()
+                } else {
+                    value.to_string()
+                }
+            }
+            Err(_) => redactor
+                .redact_text(&source, &mut counts)
+                .unwrap_or_else(|| source.into_owned()),
+        }
+    };
+    let total = text.len();
+    let mut cut = if max_bytes == 0 {
+        total
+    } else {
+        max_bytes.min(total)
+    };
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    Shown {
+        text: text[..cut].to_string(),
+        redactions: counts.total(),
+        total,
+        truncated: cut < total,
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -65,7 +130,11 @@ fn check_row(loc: &fornax_store::RecordLocation, member: &str) -> (&'static str,
     }
 }
 
-fn check(loc: &fornax_store::RecordLocation) -> (&'static str, Option<Vec<u8>>) {
+pub(crate) fn check(loc: &fornax_store::RecordLocation) -> (&'static str, Option<Vec<u8>>) {
+    if loc.retired_at.is_some() {
+        // Retention deleted the spool segment once all it held was stored.
+        return ("retired", None);
+    }
     let path = match (&loc.member, loc.kind.as_str()) {
         (Some(member), "database") => return check_row(loc, member),
         (Some(member), _) => std::path::Path::new(&loc.locator).join(member),
@@ -91,8 +160,8 @@ fn check(loc: &fornax_store::RecordLocation) -> (&'static str, Option<Vec<u8>>) 
 pub fn run(ctx: &Context, args: RecordArgs) -> Result<(), CliError> {
     let store = ctx.open_store_read_only()?;
     let (id, inspect) = match args.action {
-        RecordAction::Inspect { id } => (id, true),
-        RecordAction::Verify { id } => (id, false),
+        RecordAction::Inspect { id, raw, max_bytes } => (id, Some((raw, max_bytes))),
+        RecordAction::Verify { id } => (id, None),
     };
     let loc = store.record_location(id)?;
     let (status, bytes) = check(&loc);
@@ -105,19 +174,36 @@ pub fn run(ctx: &Context, args: RecordArgs) -> Result<(), CliError> {
         byte_end: loc.byte_end,
         fingerprint: loc.fingerprint.clone(),
     };
-    if inspect {
+    if let Some((raw, max_bytes)) = inspect {
         let Some(bytes) = bytes else {
             return Err(
                 anyhow::anyhow!("record {id} cannot be shown: {status} ({})", loc.locator).into(),
             );
         };
+        if raw {
+            output::warn(&format!(
+                "record {id} is shown as its source holds it, unredacted: it may hold secrets"
+            ));
+        }
+        let shown = shown(&bytes, raw, max_bytes);
         if ctx.json {
             output::json(&serde_json::json!({
                 "record": report,
-                "text": String::from_utf8_lossy(&bytes),
+                "text": shown.text,
+                "raw": raw,
+                "redactions": shown.redactions,
+                "bytes": shown.total,
+                "truncated": shown.truncated,
             }));
         } else {
-            output::line(&String::from_utf8_lossy(&bytes));
+            output::line(&shown.text);
+        }
+        if shown.truncated {
+            output::warn(&format!(
+                "record {id} cut at {} of {} bytes (--max-bytes N shows more, 0 all of it)",
+                shown.text.len(),
+                shown.total
+            ));
         }
         return Ok(());
     }
@@ -137,6 +223,11 @@ pub fn run(ctx: &Context, args: RecordArgs) -> Result<(), CliError> {
             ),
         };
         output::line(&format!("record {id}: {status} ({place})"));
+        if let Some(when) = &loc.retired_at {
+            output::line(&format!(
+                "  the spool segment was retired by retention at {when}, after everything in it was stored; its bytes are no longer kept"
+            ));
+        }
     }
     if status == "verified" {
         Ok(())

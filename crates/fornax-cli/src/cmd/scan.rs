@@ -1,10 +1,17 @@
 //! `fornax scan [PATH...]`
+//!
+//! One writer per home: with a daemon running, the pass is handed to it (it holds the store)
+//! and its progress shown here; without one, the scan takes the store-writer lock, waiting
+//! (`--wait`) for another writer to finish. The exit code says whether every source was read.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 use fornax_ingest::{IngestOptions, Ingestor, Progress, ScanSummary};
+use fornax_live::protocol::{Request, Response, ScanRequest};
+use fornax_store::{LockHolder, LockWait, StoreError};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::error::CliError;
@@ -24,6 +31,10 @@ pub struct ScanArgs {
     /// Largest record to read, in bytes (longer ones are counted and skipped).
     #[arg(long, value_name = "BYTES")]
     pub max_record_bytes: Option<usize>,
+    /// How long to wait for another fornax writing to this home (a scan, a re-check) before
+    /// giving up; 0 gives up at once.
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    pub wait: u64,
 }
 
 struct Bar(Option<ProgressBar>);
@@ -110,6 +121,7 @@ pub fn scan_roots(ctx: &Context, overrides: &[String]) -> Result<Vec<PathBuf>, C
     Ok(roots)
 }
 
+/// Scans `paths` in this process (waiting up to [`Store::DEFAULT_WAIT`] for the store).
 pub fn scan(
     ctx: &Context,
     paths: &[PathBuf],
@@ -117,10 +129,56 @@ pub fn scan(
     max_record: Option<usize>,
     progress: bool,
 ) -> Result<ScanSummary, CliError> {
+    scan_here(
+        ctx,
+        paths,
+        verify,
+        max_record,
+        progress,
+        fornax_store::Store::DEFAULT_WAIT,
+    )
+}
+
+/// Tells the user once that the store is busy and whom the scan waits for.
+fn waiting_note(wait: Duration) -> impl FnMut(Option<&LockHolder>) {
+    move |holder| {
+        let who = holder.map(|h| format!(" ({h})")).unwrap_or_default();
+        output::note(&format!(
+            "another fornax is writing to this home{who}; waiting up to {}s for it (--wait SECS)",
+            wait.as_secs()
+        ));
+    }
+}
+
+fn scan_here(
+    ctx: &Context,
+    paths: &[PathBuf],
+    verify: bool,
+    max_record: Option<usize>,
+    progress: bool,
+    wait: Duration,
+) -> Result<ScanSummary, CliError> {
     let registry = crate::registry::registry();
-    let mut store = ctx.open_store()?;
+    ctx.ensure_home()?;
+    let mut note = waiting_note(wait);
+    let opened = fornax_store::Store::open_with(
+        &ctx.db_path(),
+        "scan",
+        LockWait {
+            timeout: wait,
+            on_wait: Some(&mut note),
+        },
+    );
+    let mut store = match opened {
+        Ok(store) => store,
+        Err(e @ StoreError::Locked { .. }) => {
+            return Err(CliError::from(e).with_hint(
+                "wait for it to finish, give it longer with --wait SECS, or start the daemon (`fornax daemon start`) so scans are handed to it",
+            ))
+        }
+        Err(e) => return Err(e.into()),
+    };
     let started_at = fornax_ingest::clock::now_rfc3339();
-    let files = fornax_ingest::discover(paths, &registry);
     let mut options = IngestOptions {
         verify,
         ..IngestOptions::default()
@@ -135,13 +193,25 @@ pub fn scan(
         let mut ingestor = Ingestor::new(&mut store, &registry, options);
         let mut bar = Bar(None);
         if progress {
-            ingestor.ingest_files(&files, &mut bar);
+            ingestor.scan_paths(paths, &mut bar);
         } else {
-            ingestor.ingest_files(&files, &mut ());
+            ingestor.scan_paths(paths, &mut ());
+        }
+        // Closed spool segments whose every event is now stored are deleted.
+        if paths.iter().any(|p| p == &ctx.spool_dir()) {
+            ingestor.retire_spool(
+                &ctx.spool_dir(),
+                &fornax_ingest::clock::today(),
+                &mut fornax_ingest::NoArchive,
+            )?;
         }
         ingestor.finish()?
     };
-    let summary_json = serde_json::to_value(&summary).unwrap_or_default();
+    // The summary names files and native shapes: it is stored redacted, like everything else.
+    let summary_json = fornax_redact::Redactor::new().redact(
+        serde_json::to_value(&summary).unwrap_or_default(),
+        &mut fornax_redact::RedactionCounts::default(),
+    );
     store.record_scan(
         &started_at,
         &fornax_ingest::clock::now_rfc3339(),
@@ -169,13 +239,83 @@ pub fn run(ctx: &Context, args: ScanArgs) -> Result<(), CliError> {
     if ctx.spool_dir().is_dir() && !paths.contains(&ctx.spool_dir()) {
         paths.push(ctx.spool_dir());
     }
-    let summary = scan(ctx, &paths, !args.no_verify, args.max_record_bytes, true)?;
+    let wait = Duration::from_secs(args.wait);
+    let summary = match handed_to_daemon(ctx, &paths, &args, wait)? {
+        Some(summary) => summary,
+        None => scan_here(
+            ctx,
+            &paths,
+            !args.no_verify,
+            args.max_record_bytes,
+            true,
+            wait,
+        )?,
+    };
     if ctx.json {
         output::json(&summary);
     } else {
         print_summary(&summary);
     }
+    let failed = summary.errors.len();
+    if failed > 0 {
+        output::error(
+            &format!(
+                "{failed} source{} failed (named above); the rest was stored",
+                if failed == 1 { "" } else { "s" }
+            ),
+            None,
+        );
+        return Err(CliError::Exit(1));
+    }
     Ok(())
+}
+
+/// With a daemon running, asks it to run the pass (it holds the store) and shows its
+/// progress. `None` when no daemon answers.
+fn handed_to_daemon(
+    ctx: &Context,
+    paths: &[PathBuf],
+    args: &ScanArgs,
+    wait: Duration,
+) -> Result<Option<ScanSummary>, CliError> {
+    let probe = fornax_live::client::request(&ctx.home, &Request::Status, Duration::from_secs(2));
+    if !matches!(probe, Ok(Response::Status(_))) {
+        return Ok(None);
+    }
+    let absolute: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        .collect();
+    let request = Request::Scan(ScanRequest {
+        paths: absolute,
+        verify: !args.no_verify,
+        max_record_bytes: args.max_record_bytes.or(ctx.config.scan.max_record_bytes),
+    });
+    let mut bar = Bar(None);
+    let mut started = false;
+    let mut on_progress = |r: &Response| {
+        if let Response::Progress(p) = r {
+            if !started && p.files > 0 {
+                started = true;
+                bar.start(p.files as usize, p.bytes);
+            }
+            if let Some(b) = &bar.0 {
+                b.set_position(p.bytes_done);
+            }
+        }
+    };
+    // The daemon waits for the store the way a scan here would, then streams progress.
+    let timeout = wait.max(Duration::from_secs(30)) + Duration::from_secs(30);
+    let answer = fornax_live::client::request_with(&ctx.home, &request, timeout, &mut on_progress);
+    bar.finish();
+    match answer {
+        Ok(Response::Scanned(summary)) => Ok(Some(*summary)),
+        Ok(Response::Error { message }) => {
+            Err(anyhow::anyhow!("the daemon could not run the scan: {message}").into())
+        }
+        Ok(other) => Err(anyhow::anyhow!("the daemon answered the scan with {other:?}").into()),
+        Err(e) => Err(anyhow::anyhow!("handing the scan to the daemon: {e}").into()),
+    }
 }
 
 fn join_counts<'a>(counts: impl Iterator<Item = (&'a String, u64)>) -> String {
@@ -204,13 +344,14 @@ pub fn print_summary(s: &ScanSummary) {
             join_counts(src.skipped.iter().map(|(k, v)| (k, *v)))
         ));
     }
+    print_skipped_files(s);
     output::line(&format!(
         "  records {} · sessions {} ({} new) · loops {} · items {} · evidence {} · claims {}",
         s.records, s.sessions_touched, s.sessions_new, s.loops, s.items, s.evidence, s.claims
     ));
     output::line(&format!(
-        "  malformed records {} · oversized records {} · recovered concatenated lines {}",
-        s.malformed_records, s.oversized_records, s.recovered_concatenations
+        "  malformed records {} · oversized records {} · recovered concatenated lines {} · repaired escapes {}",
+        s.malformed_records, s.oversized_records, s.recovered_concatenations, s.repaired_escapes
     ));
     let redacted: u64 = s.redactions.values().sum();
     if redacted > 0 {
@@ -242,5 +383,30 @@ pub fn print_summary(s: &ScanSummary) {
     }
     for e in &s.errors {
         output::warn(&format!("{}: {}", e.path, e.error));
+    }
+}
+
+/// How many skipped files the summary names (`--json` names up to a thousand).
+const NAMED_SKIPS: usize = 5;
+
+/// Names the first few files and directories that were not read.
+pub fn print_skipped_files(s: &ScanSummary) {
+    if s.skipped_files_total == 0 {
+        return;
+    }
+    output::line(&format!(
+        "  not read ({} file{} or folder{}):",
+        s.skipped_files_total,
+        if s.skipped_files_total == 1 { "" } else { "s" },
+        if s.skipped_files_total == 1 { "" } else { "s" },
+    ));
+    for f in s.skipped_files.iter().take(NAMED_SKIPS) {
+        output::line(&format!("    {} ({})", f.path, f.reason));
+    }
+    let more = s.skipped_files_total.saturating_sub(NAMED_SKIPS as u64);
+    if more > 0 {
+        output::line(&output::dim(&format!(
+            "    … and {more} more (`fornax scan --json` lists them)"
+        )));
     }
 }

@@ -1,89 +1,140 @@
-//! `fornax sessions`
+//! `fornax sessions`: the most recent first, each with its title, agent, project and verdicts,
+//! laid out to the terminal's width.
 
 use clap::Args;
-use fornax_store::SessionFilter;
+use fornax_store::SessionRow;
+use fornax_ui::present::{text, title, Clock};
 
+use super::filters::{FilterArgs, TimeArgs};
+use super::findings::plural;
 use crate::error::CliError;
 use crate::home::Context;
 use crate::output;
 
+/// Sessions a terminal shows without `--limit`.
+const PAGE: usize = 20;
+
 #[derive(Debug, Args)]
 pub struct SessionsArgs {
-    /// Only this provider (claude-code, codex, copilot, cursor, pi, opencode, gemini).
-    #[arg(long)]
-    pub provider: Option<String>,
-    /// Only sessions whose working directory contains this text.
-    #[arg(long)]
-    pub project: Option<String>,
-    /// Only sessions active at or after this ISO date/time.
-    #[arg(long)]
-    pub since: Option<String>,
-    /// Only sessions with at least one finding of this verdict.
-    #[arg(long = "has-verdict", value_name = "VERDICT")]
-    pub verdict: Option<String>,
-    #[arg(long, default_value_t = 50)]
-    pub limit: usize,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    #[command(flatten)]
+    pub time: TimeArgs,
 }
 
 pub fn verdict_cell(verdicts: &std::collections::BTreeMap<String, i64>) -> String {
-    if verdicts.is_empty() {
-        return output::dim("-");
-    }
-    verdicts
-        .iter()
-        .map(|(v, n)| format!("{}×{n}", output::verdict(v)))
-        .collect::<Vec<_>>()
-        .join(" ")
+    output::verdict_marks(verdicts)
 }
 
 pub fn run(ctx: &Context, args: SessionsArgs) -> Result<(), CliError> {
-    if let Some(v) = &args.verdict {
-        if fornax_types::Verdict::parse(v).is_none() {
-            return Err(CliError::usage(format!("unknown verdict {v:?}"))
-                .with_hint("one of VERIFIED, UNVERIFIED, CONTRADICTED, REVIEW, UNAVAILABLE"));
-        }
-    }
+    let clock = fornax_ui::env::clock(args.time.utc);
+    let selection = args.filters.parse(&clock)?;
     let store = ctx.open_store_read_only()?;
-    let rows = store.list_sessions(&SessionFilter {
-        provider: args.provider,
-        project: args.project,
-        since: args.since,
-        verdict: args.verdict,
-        limit: args.limit,
-    })?;
+    let filter = selection.filters.list_filter();
+    let total = store.count_sessions_in(&filter)?;
+    let rows = store.list_sessions_in(&filter, selection.rows(ctx.json, PAGE).rows(), 0)?;
     if ctx.json {
-        output::json(&serde_json::json!({ "sessions": rows }));
+        output::json(&serde_json::json!({ "total": total, "sessions": rows }));
         return Ok(());
     }
-    let table: Vec<Vec<String>> = rows
+    if rows.is_empty() {
+        output::line(if selection.filters.is_empty() {
+            "no sessions indexed yet (run `fornax scan`)"
+        } else {
+            "no sessions match these filters"
+        });
+        return Ok(());
+    }
+    output::line(&format!(
+        "{} · most recent first",
+        output::bold(&plural(total as i64, "session"))
+    ));
+    print_table(&rows, &clock, output::width());
+    let more = total.saturating_sub(rows.len());
+    if more > 0 {
+        output::line(&output::dim(&format!(
+            "{more} more — use --limit {total} (or --limit all), or narrow with --since, --provider, --project"
+        )));
+    }
+    Ok(())
+}
+
+/// The table, its flexible columns (title, project) sized to what `width` leaves.
+pub fn print_table(rows: &[SessionRow], clock: &Clock, width: usize) {
+    let when: Vec<String> = rows
         .iter()
         .map(|r| {
-            vec![
-                r.provider.clone(),
-                output::clip(&r.native_id, 40),
-                r.last_activity
-                    .clone()
-                    .or(r.created_at.clone())
-                    .map(|t| t.chars().take(19).collect())
-                    .unwrap_or_default(),
-                output::clip(r.cwd.as_deref().unwrap_or("-"), 40),
-                r.loops.to_string(),
-                r.items.to_string(),
-                verdict_cell(&r.verdicts),
-            ]
+            r.last_activity
+                .as_deref()
+                .or(r.created_at.as_deref())
+                .map_or_else(|| "-".to_string(), |t| clock.when(t))
         })
         .collect();
-    output::table(
-        &[
-            "PROVIDER",
-            "SESSION",
-            "LAST ACTIVITY",
-            "CWD",
-            "LOOPS",
-            "ITEMS",
-            "VERDICTS",
-        ],
-        &table,
-    );
-    Ok(())
+    let fixed = |cells: &[String], header: &str| {
+        cells
+            .iter()
+            .map(|c| text::width(c))
+            .chain([header.len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let ids: Vec<String> = rows.iter().map(|r| title::short_id(&r.native_id)).collect();
+    let agents: Vec<String> = rows.iter().map(|r| r.provider.clone()).collect();
+    let items: Vec<String> = rows.iter().map(|r| r.items.to_string()).collect();
+    let verdicts: Vec<String> = rows.iter().map(|r| verdict_cell(&r.verdicts)).collect();
+    let plain_verdicts: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            fornax_ui::present::verdict::ordered_counts(&r.verdicts)
+                .iter()
+                .map(|(v, n)| format!("{}{n}", fornax_ui::present::verdict::symbol(*v)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let used = fixed(&when, "WHEN")
+        + fixed(&agents, "AGENT")
+        + fixed(&ids, "SESSION")
+        + fixed(&items, "ITEMS")
+        + fixed(&plain_verdicts, "VERDICTS")
+        + 2 * 6;
+    let room = width.saturating_sub(used);
+    let longest_project = rows
+        .iter()
+        .map(|r| text::width(&title::project_label(r.cwd.as_deref(), usize::MAX)))
+        .max()
+        .unwrap_or(1);
+    // The title takes the larger share; the project shows only when there is room for it.
+    let project_width = if room >= 36 {
+        (room * 2 / 5).min(longest_project).max(7)
+    } else {
+        0
+    };
+    let title_width = room.saturating_sub(if project_width > 0 {
+        project_width + 2
+    } else {
+        0
+    });
+    let title_width = title_width.max(12);
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let t = title::session_title(r.name.as_deref(), r.first_prompt.as_deref(), title_width)
+                .unwrap_or_else(|| output::dim("(no prompt)"));
+            let mut row = vec![when[i].clone(), agents[i].clone(), output::dim(&ids[i]), t];
+            if project_width > 0 {
+                row.push(title::project_label(r.cwd.as_deref(), project_width));
+            }
+            row.push(items[i].clone());
+            row.push(verdicts[i].clone());
+            row
+        })
+        .collect();
+    let mut headers = vec!["WHEN", "AGENT", "SESSION", "TITLE"];
+    if project_width > 0 {
+        headers.push("PROJECT");
+    }
+    headers.extend(["ITEMS", "VERDICTS"]);
+    output::table(&headers, &table);
 }

@@ -6,8 +6,8 @@
 use crate::bytes::{is_alnum, is_blank, is_name_byte, is_quote, is_reference, skip_blanks};
 use crate::detect::authorization;
 use crate::detect::literal::{
-    is_code_or_placeholder, is_flag_stopword, is_placeholder_word, is_variable_name,
-    looks_like_credential,
+    is_code_or_placeholder, is_code_span, is_flag_stopword, is_placeholder_word, is_variable_name,
+    looks_like_credential, string_prefix_len,
 };
 use crate::detect::value::{
     closing_quote, opening_quote, quote_before, quoted_value, strip_comment, token_end,
@@ -40,6 +40,9 @@ pub(crate) fn keyword(text: &str, hit: usize, found: &mut Findings) {
     };
     let Some(class) = class else { return };
     if name.dashes > 0 {
+        if class == NameClass::Signature {
+            return;
+        }
         flag(bytes, &name, raw, class, found);
     } else {
         let start = two_word_name(text, &name).map_or(name.start, |(_, start)| start);
@@ -66,13 +69,15 @@ fn ends_like_a_secret_name(bytes: &[u8], hit: usize) -> bool {
         b"_key_base",
         b"in",
         b"out",
+        b"code",
+        b"_code",
     ];
     // The hit keyword itself, then whatever name characters follow it.
     let keyword_len = match bytes.get(hit).map(u8::to_ascii_lowercase) {
         Some(b'p')
-            if bytes
-                .get(hit + 1)
-                .is_some_and(|b| b.eq_ignore_ascii_case(&b'w')) =>
+            if bytes.get(hit + 1).is_some_and(|b| {
+                b.eq_ignore_ascii_case(&b'w') || b.eq_ignore_ascii_case(&b'i')
+            }) =>
         {
             3
         }
@@ -218,7 +223,7 @@ fn kind_for(class: NameClass) -> SecretKind {
     match class {
         NameClass::AwsSecret => SecretKind::AwsSecretKey,
         NameClass::Authorization => SecretKind::Authorization,
-        NameClass::Secret => SecretKind::SecretAssignment,
+        NameClass::Secret | NameClass::Signature => SecretKind::SecretAssignment,
     }
 }
 
@@ -286,6 +291,11 @@ enum Op {
 fn assignment(bytes: &[u8], name: &Name, raw: &str, class: NameClass, found: &mut Findings) {
     let open = quote_before(bytes, name.start);
     let kind = kind_for(class);
+    if class == NameClass::Signature
+        && (open.is_some() || name.start > 0 && bytes[name.start - 1] == b'<')
+    {
+        return;
+    }
     // `<password>x</password>`: only with its closing tag (`<api-key>` alone is a placeholder).
     if name.start > 0 && bytes[name.start - 1] == b'<' && bytes.get(name.end) == Some(&b'>') {
         let start = name.end + 1;
@@ -322,11 +332,24 @@ fn assignment(bytes: &[u8], name: &Name, raw: &str, class: NameClass, found: &mu
         (Some(b'='), Some(b'>')) => (Op::Assign, 2),
         (Some(b'='), next) if !matches!(next, Some(b'=') | Some(b'~')) => (Op::Assign, 1),
         (Some(b':'), next) if next != Some(&b':') => (Op::Colon, 1),
-        _ => return,
+        (Some(b'('), _) if !key_quoted && class == NameClass::Secret => {
+            credential_call(bytes, name, raw, p, kind, found);
+            return;
+        }
+        _ => {
+            if !key_quoted && open.is_none() {
+                netrc(bytes, name, raw, after_name, found);
+            }
+            return;
+        }
     };
     let after_op = p + op_len;
     let v = skip_blanks(bytes, after_op);
     let blank_after = v > after_op;
+    // A signature is a credential only as a signed URL's parameter (`&Signature=...`).
+    if class == NameClass::Signature && (op != Op::Assign || blank_before || blank_after) {
+        return;
+    }
     let context_start = open.map_or(name.start, |(_, s)| s);
     let line_start = name.after_escaped_newline || at_line_start(bytes, context_start);
     // A name opened by a quote that does not close after it (`"X-Api-Key: abc"`): the value
@@ -343,14 +366,23 @@ fn assignment(bytes: &[u8], name: &Name, raw: &str, class: NameClass, found: &mu
         return;
     }
 
-    // A quoted value is a literal wherever it appears.
-    if let Some(seq) = opening_quote(bytes, v) {
+    if class == NameClass::Secret && bytes.get(v) == Some(&b'(') {
+        credential_tuple(bytes, v, kind, found);
+        return;
+    }
+
+    // A quoted value is a literal wherever it appears (`f"..."`, `b'...'` too).
+    let q = v + string_prefix_len(bytes, v);
+    if let Some(seq) = opening_quote(bytes, q) {
         // The enclosing string closing right after the operator assigns nothing
         // (`read -p "Password: " pw`).
         if enclosing != Some(seq) {
-            if let Some((start, end)) = quoted_value(bytes, v) {
+            if let Some((start, end)) = quoted_value(bytes, q) {
                 let value = bytes[start..end].to_ascii_lowercase();
+                // Markdown code after a name (`` token: `parse(s: str) -> dict` ``) is code.
+                let code = seq.quote == b'`' && is_code_span(&bytes[start..end]);
                 if start < end
+                    && !code
                     && !is_reference(bytes, start)
                     && !is_placeholder_word(&value)
                     && !is_variable_name(&bytes[start..end])
@@ -565,5 +597,96 @@ fn push_bare(
         found.push_quoted(start, end, kind);
     } else {
         found.push(start, end, kind);
+    }
+}
+
+/// `new NetworkCredential("user", "secret")`, `BasicAuth("user", "secret")`: a constructor of
+/// credentials called with string literals. The first literal names the user; the others are
+/// the secrets. `getToken("name")` (one literal) looks a secret up and is left alone.
+fn credential_call(
+    bytes: &[u8],
+    name: &Name,
+    raw: &str,
+    open_paren: usize,
+    kind: SecretKind,
+    found: &mut Findings,
+) {
+    let lower = raw.to_ascii_lowercase();
+    let is_constructor = ["credential", "credentials", "auth", "basicauth"]
+        .iter()
+        .any(|w| lower.ends_with(w));
+    if !is_constructor || name.end != open_paren {
+        return;
+    }
+    credential_args(bytes, open_paren, kind, found);
+}
+
+/// `client.login("admin", "secret")`, `authenticate("u", "p")`: a sign-in call with string
+/// literals (found at its name).
+pub(crate) fn sign_in_call(bytes: &[u8], hit: usize, hit_end: usize, found: &mut Findings) {
+    // The trigger ends with `(`; the callee's name must end there.
+    if hit > 0 && (bytes[hit - 1].is_ascii_alphanumeric() || bytes[hit - 1] == b'_') {
+        return;
+    }
+    credential_args(bytes, hit_end - 1, SecretKind::CliPassword, found);
+}
+
+/// `auth=("user", "secret")`: a secret-named tuple of a user and its secret.
+fn credential_tuple(bytes: &[u8], v: usize, kind: SecretKind, found: &mut Findings) {
+    if bytes.get(v) == Some(&b'(') {
+        credential_args(bytes, v, kind, found);
+    }
+}
+
+/// The string literal arguments after the first of the call or tuple opened at `open_paren`
+/// (two literals at least: the first names the user).
+fn credential_args(bytes: &[u8], open_paren: usize, kind: SecretKind, found: &mut Findings) {
+    let mut literals = Vec::new();
+    let mut i = open_paren + 1;
+    let limit = bytes.len().min(open_paren + MAX_VALUE);
+    while i < limit {
+        i = skip_blanks(bytes, i);
+        let Some((start, end)) = quoted_value(bytes, i) else {
+            return;
+        };
+        literals.push((start, end));
+        // Past the closing quote, then a comma or the closing parenthesis.
+        i = skip_blanks(bytes, end + 1);
+        match bytes.get(i) {
+            Some(b',') => i += 1,
+            Some(b')') => break,
+            _ => return,
+        }
+    }
+    if literals.len() < 2 {
+        return;
+    }
+    for &(start, end) in &literals[1..] {
+        let value = &bytes[start..end];
+        if start < end
+            && !is_reference(bytes, start)
+            && !is_placeholder_word(&value.to_ascii_lowercase())
+        {
+            found.push(start, end, kind);
+        }
+    }
+}
+
+/// `machine host login user password secret` (`.netrc`): the word after `password`, on a
+/// line that names a machine (or the default) and a login.
+fn netrc(bytes: &[u8], name: &Name, raw: &str, after_name: usize, found: &mut Findings) {
+    if raw != "password" || bytes.get(after_name) != Some(&b' ') {
+        return;
+    }
+    let line = crate::bytes::line_start(bytes, name.start);
+    let before = &bytes[line..name.start];
+    let names_machine = before.starts_with(b"machine ") || before.starts_with(b"default ");
+    if !names_machine || !before.windows(7).any(|w| w == b" login ") {
+        return;
+    }
+    let start = after_name + 1;
+    let end = token_end(bytes, start);
+    if start < end && !is_reference(bytes, start) {
+        found.push(start, end, SecretKind::SecretAssignment);
     }
 }

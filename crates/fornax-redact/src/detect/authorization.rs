@@ -3,6 +3,7 @@
 //! credentials go.
 
 use crate::bytes::{contains_placeholder, is_blank, is_name_byte, is_reference, skip_blanks};
+use crate::detect::literal::{is_format_directive, string_prefix_len};
 use crate::detect::value::{closing_quote, quoted_value, value_line_end, QuoteSeq};
 use crate::span::Findings;
 use crate::SecretKind;
@@ -18,6 +19,12 @@ pub(crate) fn header_value(
     if enclosing.is_some_and(|seq| seq.at(bytes, v)) {
         return;
     }
+    // `f"Bearer {token}"`: a string literal's prefix is not part of the value.
+    let v = if enclosing.is_none() {
+        v + string_prefix_len(bytes, v)
+    } else {
+        v
+    };
     let (start, end) = match (enclosing, quoted_value(bytes, v)) {
         (None, Some(range)) => range,
         (Some(seq), _) => (
@@ -39,14 +46,18 @@ pub(crate) fn header_value(
         .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
         .count();
     let after_scheme = start + scheme;
+    // An interpolation (`{token}`, `${token}`, `%s`) stands where the credentials will be.
+    let interpolated = |from: usize| is_format_directive(&bytes[from..end]);
     if scheme > 0 && after_scheme < end && is_blank(bytes[after_scheme]) {
         let credentials = skip_blanks(bytes, after_scheme);
-        if credentials < end && !is_reference(bytes, credentials) {
+        if credentials < end && !is_reference(bytes, credentials) && !interpolated(credentials) {
             found.push(credentials, end, SecretKind::Authorization);
         }
         return;
     }
-    found.push(start, end, SecretKind::Authorization);
+    if !interpolated(start) {
+        found.push(start, end, SecretKind::Authorization);
+    }
 }
 
 fn trim_end(bytes: &[u8], start: usize, mut end: usize) -> usize {

@@ -107,8 +107,18 @@ fn judge_run(bytes: &[u8], context_start: usize, start: usize, end: usize, found
         .map_or(context_start, |e| e.max(context_start));
     let is_public = |s: usize, e: usize| {
         let context = &bytes[s.saturating_sub(16).max(context_start.min(s))..s];
-        has_public_context(context) || has_public_prefix(&bytes[s..e])
+        has_public_context(context)
+            || has_public_prefix(&bytes[s..e])
+            || is_ulid(&bytes[s..e])
+            || named_as_identifier(bytes, context_start, s)
     };
+    // In a URL, a random path segment names a resource (a document, an image) and a query
+    // value under a plain name is a parameter; secrets there are named (`?token=`, found by
+    // the assignment detector) or follow a credential step of the path (`/reset/<token>`).
+    if let Some(url) = url_context(bytes, start, end) {
+        judge_url_run(bytes, &url, start, end, &is_public, found);
+        return;
+    }
     // Base64 that happens to contain `/` is judged whole, like any other run.
     if !run.contains(&b'/') || !looks_like_path(run) {
         if let Some(kind) = judge_unless(run, || is_public(start, end)) {
@@ -133,6 +143,205 @@ fn judge_run(bytes: &[u8], context_start: usize, start: usize, end: usize, found
             seg_start = i + 1;
         }
     }
+}
+
+/// Where a run sits in a URL.
+struct UrlContext {
+    /// Start of the URL's path (its first `/` after the host), if the run is in the path.
+    path_start: Option<usize>,
+}
+
+/// Whether the run at `start` is part of a URL (`scheme://...` without a blank or quote in
+/// between), and where its path begins. A run in the query or fragment has no path start.
+fn url_context(bytes: &[u8], start: usize, end: usize) -> Option<UrlContext> {
+    let limit = start.saturating_sub(2048);
+    let mut i = start;
+    while i > limit {
+        let b = bytes[i - 1];
+        if b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'`' | b'(' | b'<' | b'>' | b'\\')
+        {
+            return None;
+        }
+        if b == b'/' && i >= 3 && &bytes[i - 3..i] == b"://" {
+            if !has_scheme(&bytes[..i - 3]) {
+                return None;
+            }
+            // The host ends at the first `/`, which may be inside the run (`com/api/...`).
+            let Some(host_end) = bytes[i..end].iter().position(|&b| b == b'/').map(|p| i + p)
+            else {
+                // In the authority (user info or host): not a secret's place unless a
+                // detector for credentials in URLs said so.
+                return Some(UrlContext { path_start: None });
+            };
+            if host_end < start
+                && bytes[host_end..start]
+                    .iter()
+                    .any(|&b| matches!(b, b'?' | b'#' | b'&' | b'='))
+            {
+                return Some(UrlContext { path_start: None });
+            }
+            return Some(UrlContext {
+                path_start: Some(host_end),
+            });
+        }
+        i -= 1;
+    }
+    None
+}
+
+/// Whether `before` ends with a URL scheme (`https`, `git+ssh`, `s3`): short and lower-case,
+/// so never itself a detection that a second pass would see as a placeholder; or with a
+/// placeholder, which is what such a scheme-shaped secret became in an earlier pass.
+fn has_scheme(before: &[u8]) -> bool {
+    if before.ends_with(b"]") {
+        return before
+            .iter()
+            .rposition(|&b| b == b'[')
+            .is_some_and(|p| before[p..].starts_with(crate::kind::PLACEHOLDER_PREFIX.as_bytes()));
+    }
+    let len = before
+        .iter()
+        .rev()
+        .take(17)
+        .take_while(|b| {
+            b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'+' | b'.' | b'-')
+        })
+        .count();
+    let scheme = &before[before.len() - len..];
+    (1..=16).contains(&len)
+        && scheme[0].is_ascii_lowercase()
+        && !(before.len() - len)
+            .checked_sub(1)
+            .and_then(|i| before.get(i))
+            .is_some_and(|b| b.is_ascii_alphanumeric())
+}
+
+/// Path segments after which the next one is a credential: one-time links, webhook and bot
+/// tokens, keys in paths.
+fn names_a_credential_step(segment: &[u8]) -> bool {
+    const STEPS: &[&[u8]] = &[
+        b"reset",
+        b"reset-password",
+        b"password-reset",
+        b"reset_password",
+        b"resetpassword",
+        b"verify",
+        b"verify-email",
+        b"verification",
+        b"confirm",
+        b"confirmation",
+        b"invite",
+        b"invitation",
+        b"invites",
+        b"activate",
+        b"activation",
+        b"magic",
+        b"magic-link",
+        b"login",
+        b"signin",
+        b"sign-in",
+        b"token",
+        b"tokens",
+        b"auth",
+        b"oauth",
+        b"webhook",
+        b"webhooks",
+        b"hooks",
+        b"secret",
+        b"secrets",
+        b"key",
+        b"keys",
+        b"apikey",
+        b"api-key",
+        b"api_key",
+        b"unsubscribe",
+        b"bot",
+    ];
+    STEPS.iter().any(|s| segment.eq_ignore_ascii_case(s))
+}
+
+/// Judges the path segments of a URL run that follow a credential step; everything else in
+/// a URL is an identifier or a parameter.
+fn judge_url_run(
+    bytes: &[u8],
+    url: &UrlContext,
+    start: usize,
+    end: usize,
+    is_public: &dyn Fn(usize, usize) -> bool,
+    found: &mut Findings,
+) {
+    let Some(path_start) = url.path_start else {
+        return;
+    };
+    let mut seg_start = start;
+    for i in start..=end {
+        if i < end && bytes[i] != b'/' {
+            continue;
+        }
+        if i - seg_start >= MIN_TOKEN && follows_credential_step(bytes, path_start, seg_start) {
+            if let Some(kind) = judge_unless(&bytes[seg_start..i], || is_public(seg_start, i)) {
+                found.push(seg_start, i, kind);
+            }
+        }
+        seg_start = i + 1;
+    }
+}
+
+/// Whether the path segment starting at `seg_start` comes after a credential step, looking
+/// back over numeric ids (`/api/webhooks/<id>/<token>`).
+fn follows_credential_step(bytes: &[u8], path_start: usize, seg_start: usize) -> bool {
+    let path = &bytes[path_start..seg_start.saturating_sub(1).max(path_start)];
+    path.split(|&b| b == b'/')
+        .rev()
+        .filter(|s| !s.is_empty())
+        .take(3)
+        .find(|s| !s.iter().all(u8::is_ascii_digit))
+        .is_some_and(|s| {
+            names_a_credential_step(s)
+                || s.strip_prefix(b"bot")
+                    .is_some_and(|rest| rest.contains(&b':'))
+        })
+}
+
+/// A ULID (`01ARZ3NDEKTSV4RRFFQ69G5FAV`): 26 characters of Crockford base32, time first.
+fn is_ulid(run: &[u8]) -> bool {
+    run.len() == 26
+        && matches!(run[0], b'0'..=b'7')
+        && run.iter().all(|&b| {
+            b.is_ascii_digit()
+                || (b.is_ascii_uppercase() && !matches!(b, b'I' | b'L' | b'O' | b'U'))
+        })
+}
+
+/// Whether the run at `start` is the value of a name that declares an identifier, a digest
+/// or an opaque blob (`"documentId": "..."`, `SPREADSHEET_ID = "..."`, `"signature": "..."`,
+/// `"encrypted_content": "..."`). Reads back over an optional quote, the operator and the
+/// name's closing quote, not into a detection (`context_start`).
+fn named_as_identifier(bytes: &[u8], context_start: usize, start: usize) -> bool {
+    let mut i = start;
+    let floor = context_start.min(start);
+    let back = |i: &mut usize, pred: &dyn Fn(u8) -> bool, max: usize| {
+        let mut n = 0;
+        while *i > floor && n < max && pred(bytes[*i - 1]) {
+            *i -= 1;
+            n += 1;
+        }
+        n
+    };
+    back(&mut i, &|b| b == b'"' || b == b'\'' || b == b'\\', 3);
+    back(&mut i, &|b| b == b' ' || b == b'\t', 4);
+    if back(&mut i, &|b| b == b':' || b == b'=', 2) == 0 {
+        return false;
+    }
+    back(&mut i, &|b| b == b' ' || b == b'\t', 4);
+    back(&mut i, &|b| b == b'"' || b == b'\'' || b == b'\\', 3);
+    let name_end = i;
+    back(
+        &mut i,
+        &|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'),
+        64,
+    );
+    crate::names::declares_identifier(&bytes[i..name_end])
 }
 
 /// `end` extended over base64 padding (`=`, `==`) that ends the token. The padding is not
@@ -180,9 +389,11 @@ fn looks_like_path(run: &[u8]) -> bool {
 fn has_public_context(before: &[u8]) -> bool {
     const CONTEXTS: &[&[u8]] = &[
         b"base64,", b"h1:", b"sha1:", b"sha256:", b"sha384:", b"sha512:", b"md5:", b"sha1-",
-        b"sha256-", b"sha384-", b"sha512-",
+        b"sha256-", b"sha384-", b"sha512-", b"ipfs://", b"ipns://",
     ];
-    CONTEXTS.iter().any(|c| before.ends_with(c))
+    CONTEXTS.iter().any(|c| {
+        before.len() >= c.len() && before[before.len() - c.len()..].eq_ignore_ascii_case(c)
+    })
 }
 
 /// Prefixes of runs that are digests, encoded media or public identifiers.
@@ -201,6 +412,20 @@ fn has_public_prefix(run: &[u8]) -> bool {
         b"JVBERi0",
         b"PHN2Zy",
         b"PD94bWwg",
+        // Public keys in OpenSSH's encoding (`ssh-rsa`, `ssh-ed25519`, `ecdsa-sha2-*`,
+        // `sk-ssh-ed25519@openssh.com`).
+        b"AAAAB3NzaC1",
+        b"AAAAC3NzaC1",
+        b"AAAAE2VjZHNh",
+        b"AAAAGnNrLX",
+        b"AAAAInNrLX",
+        // Content identifiers and addresses: IPFS CIDs, Bitcoin bech32 addresses.
+        b"bafy",
+        b"bafk",
+        b"bafz",
+        b"bc1q",
+        b"bc1p",
+        b"tb1q",
         // Public identifiers agents and APIs print.
         b"toolu_",
         b"srvtoolu_",

@@ -11,6 +11,7 @@ mod cli;
 pub(crate) mod entropy;
 mod literal;
 mod pem;
+mod pgpass;
 mod provider;
 mod url;
 pub(crate) mod value;
@@ -35,6 +36,10 @@ enum Detector {
     Pem,
     Provider(Family),
     Tool,
+    /// A port field of a `.pgpass` line.
+    PgPass,
+    /// A sign-in call (`login(`, `authenticate(`) with literal arguments.
+    SignIn,
 }
 
 const TRIGGERS: &[(&str, Detector)] = &[
@@ -46,6 +51,7 @@ const TRIGGERS: &[(&str, Detector)] = &[
     ("auth", Detector::Keyword),
     ("credential", Detector::Keyword),
     ("sig", Detector::Keyword),
+    ("pin", Detector::Keyword),
     ("bearer", Detector::Scheme),
     ("basic", Detector::Scheme),
     ("://", Detector::Url),
@@ -85,6 +91,17 @@ const TRIGGERS: &[(&str, Detector)] = &[
     ("abia", Detector::Provider(Family::AwsKeyId)),
     ("acca", Detector::Provider(Family::AwsKeyId)),
     ("a3t", Detector::Provider(Family::AwsKeyId)),
+    ("sg.", Detector::Provider(Family::SendGrid)),
+    (":aa", Detector::Provider(Family::Telegram)),
+    ("login(", Detector::SignIn),
+    ("log_in(", Detector::SignIn),
+    ("signin(", Detector::SignIn),
+    ("sign_in(", Detector::SignIn),
+    ("authenticate(", Detector::SignIn),
+    (":5432:", Detector::PgPass),
+    (":5433:", Detector::PgPass),
+    (":6432:", Detector::PgPass),
+    (":*:", Detector::PgPass),
     ("mysql", Detector::Tool),
     ("mariadb", Detector::Tool),
     ("sshpass", Detector::Tool),
@@ -99,14 +116,32 @@ const TRIGGERS: &[(&str, Detector)] = &[
     ("smbclient", Detector::Tool),
 ];
 
+/// Every trigger literal with its detector: [`TRIGGERS`] and the prefixes of
+/// [`provider::PREFIXED`] (lower-cased; the automaton ignores case).
+fn triggers() -> Vec<(String, Detector)> {
+    let mut all: Vec<(String, Detector)> = TRIGGERS
+        .iter()
+        .map(|(literal, d)| (literal.to_string(), *d))
+        .collect();
+    for f in provider::PREFIXED {
+        let literal = f.prefix.to_ascii_lowercase();
+        if !all.iter().any(|(l, _)| *l == literal) {
+            all.push((literal, Detector::Provider(Family::Prefixed)));
+        }
+    }
+    all
+}
+
 /// The compiled trigger automaton. Built once per [`Redactor`](crate::Redactor).
 #[derive(Debug, Clone)]
 pub(crate) struct Detectors {
     triggers: AhoCorasick,
+    detectors: Vec<Detector>,
 }
 
 impl Detectors {
     pub fn new() -> Self {
+        let (literals, detectors): (Vec<String>, Vec<Detector>) = triggers().into_iter().unzip();
         let triggers = AhoCorasickBuilder::new()
             .ascii_case_insensitive(true)
             // Every occurrence, overlapping ones too: a trigger that ends where another begins
@@ -116,16 +151,19 @@ impl Detectors {
             // prefilter only slows it down here, since many literals start with common letters.
             .kind(Some(AhoCorasickKind::DFA))
             .prefilter(false)
-            .build(TRIGGERS.iter().map(|(literal, _)| literal))
+            .build(&literals)
             .expect("a few dozen short literals always build an automaton");
-        Detectors { triggers }
+        Detectors {
+            triggers,
+            detectors,
+        }
     }
 
     /// Every detection in `text`, unmerged.
     pub fn find(&self, text: &str, found: &mut Findings) {
         let bytes = text.as_bytes();
         for m in self.triggers.find_overlapping_iter(text) {
-            let Some(&(_, detector)) = TRIGGERS.get(m.pattern().as_usize()) else {
+            let Some(&detector) = self.detectors.get(m.pattern().as_usize()) else {
                 continue;
             };
             match detector {
@@ -135,6 +173,8 @@ impl Detectors {
                 Detector::Pem => pem::block(bytes, m.start(), found),
                 Detector::Provider(family) => provider::token(bytes, m.start(), family, found),
                 Detector::Tool => cli::tool(bytes, m.start(), found),
+                Detector::PgPass => pgpass::line(bytes, m.start(), found),
+                Detector::SignIn => assignment::sign_in_call(bytes, m.start(), m.end(), found),
             }
         }
         // A detection that would swallow a placeholder reads text an earlier pass already
@@ -152,7 +192,9 @@ impl Detectors {
             .collect();
         blocked.extend(found.spans.iter().map(|s| (s.start, s.end)));
         blocked.sort_unstable();
-        entropy::scan(bytes, &merge_ranges(blocked), found);
+        if !found.skip_entropy {
+            entropy::scan(bytes, &merge_ranges(blocked), found);
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Tokens whose format names their issuer: AWS, GitHub, GitLab, Slack, Stripe, OpenAI,
-//! Anthropic, Google, npm, PyPI, and JWTs. Each starts with a fixed prefix, found by the
-//! trigger automaton; here the prefix's exact case and the body's length and alphabet are
-//! checked.
+//! Anthropic, Google, npm, PyPI, JWTs, and the issuers of [`PREFIXED`]. Each starts with a
+//! fixed prefix, found by the trigger automaton; here the prefix's exact case and the body's
+//! length and alphabet are checked.
 
 use crate::bytes::{is_alnum, run_len, starts_with_at};
 use crate::span::Findings;
@@ -22,7 +22,85 @@ pub(crate) enum Family {
     Pypi,
     Jwt,
     AwsKeyId,
+    /// One of [`PREFIXED`].
+    Prefixed,
+    /// SendGrid: `SG.<22>.<43>`.
+    SendGrid,
+    /// Telegram bot tokens: `<bot id>:AA<33>` (found at the colon).
+    Telegram,
 }
+
+/// What a body of a prefixed token is made of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Body {
+    Base62,
+    /// Letters, digits, `-` and `_`.
+    Base64Url,
+    /// Lower-case hexadecimal, exactly this many digits.
+    Hex(usize),
+    /// Bech32's upper-case alphabet.
+    Bech32Upper,
+}
+
+/// A token format: its prefix (exact case), body alphabet and shortest body.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Prefixed {
+    pub prefix: &'static str,
+    body: Body,
+    min: usize,
+    kind: SecretKind,
+}
+
+const fn fmt(prefix: &'static str, body: Body, min: usize) -> Prefixed {
+    Prefixed {
+        prefix,
+        body,
+        min,
+        kind: SecretKind::ApiToken,
+    }
+}
+
+/// Documented token formats of other issuers. Their prefixes are trigger literals (in lower
+/// case); a prefix alone, or with a short or wrong-alphabet body, is not a token.
+pub(crate) const PREFIXED: &[Prefixed] = &[
+    fmt("hf_", Body::Base62, 30),
+    fmt("gsk_", Body::Base62, 48),
+    fmt("xai-", Body::Base62, 60),
+    fmt("dop_v1_", Body::Hex(64), 64),
+    fmt("doo_v1_", Body::Hex(64), 64),
+    fmt("dor_v1_", Body::Hex(64), 64),
+    fmt("dos_v1_", Body::Hex(64), 64),
+    fmt("shpat_", Body::Hex(32), 32),
+    fmt("shpss_", Body::Hex(32), 32),
+    fmt("shpca_", Body::Hex(32), 32),
+    fmt("shppa_", Body::Hex(32), 32),
+    fmt("glc_", Body::Base64Url, 32),
+    fmt("glsa_", Body::Base64Url, 32),
+    fmt("sq0atp-", Body::Base64Url, 22),
+    fmt("sq0csp-", Body::Base64Url, 40),
+    fmt("ya29.", Body::Base64Url, 30),
+    fmt("lin_api_", Body::Base62, 40),
+    fmt("ntn_", Body::Base62, 40),
+    fmt("secret_", Body::Base62, 43),
+    fmt("figd_", Body::Base64Url, 40),
+    fmt("sntrys_", Body::Base64Url, 60),
+    fmt("sntryu_", Body::Hex(64), 64),
+    fmt("dckr_pat_", Body::Base64Url, 27),
+    fmt("r8_", Body::Base62, 37),
+    fmt("pplx-", Body::Base62, 48),
+    fmt("nvapi-", Body::Base64Url, 60),
+    fmt("key-", Body::Hex(32), 32),
+    fmt("GOCSPX-", Body::Base64Url, 28),
+    fmt("hvs.", Body::Base64Url, 24),
+    fmt("hvb.", Body::Base64Url, 24),
+    fmt("ATATT", Body::Base64Url, 100),
+    Prefixed {
+        prefix: "AGE-SECRET-KEY-1",
+        body: Body::Bech32Upper,
+        min: 58,
+        kind: SecretKind::PrivateKey,
+    },
+];
 
 fn base62(b: u8) -> bool {
     b.is_ascii_alphanumeric()
@@ -34,7 +112,10 @@ fn base64url(b: u8) -> bool {
 
 /// Handles a provider prefix found at `hit`.
 pub(crate) fn token(bytes: &[u8], hit: usize, family: Family, found: &mut Findings) {
-    if family != Family::SlackWebhook && hit > 0 && is_alnum(bytes[hit - 1]) {
+    if !matches!(family, Family::SlackWebhook | Family::Telegram)
+        && hit > 0
+        && is_alnum(bytes[hit - 1])
+    {
         return;
     }
     let at = |prefix: &[u8]| starts_with_at(bytes, hit, prefix);
@@ -164,6 +245,20 @@ pub(crate) fn token(bytes: &[u8], hit: usize, family: Family, found: &mut Findin
             }
         }
         Family::Jwt => jwt(bytes, hit, found),
+        Family::Prefixed => prefixed(bytes, hit, found),
+        Family::SendGrid => {
+            if at(b"SG.") {
+                let first = run_len(bytes, hit + 3, base64url);
+                let dot = hit + 3 + first;
+                if first >= 16 && bytes.get(dot) == Some(&b'.') {
+                    let second = run_len(bytes, dot + 1, base64url);
+                    if second >= 30 {
+                        found.push(hit, dot + 1 + second, SecretKind::ApiToken);
+                    }
+                }
+            }
+        }
+        Family::Telegram => telegram(bytes, hit, found),
         Family::AwsKeyId => {
             let upper_digit = |b: u8| b.is_ascii_uppercase() || b.is_ascii_digit();
             let known = [b"AKIA", b"ASIA", b"ABIA", b"ACCA"].iter().any(|p| at(*p))
@@ -178,21 +273,76 @@ pub(crate) fn token(bytes: &[u8], hit: usize, family: Family, found: &mut Findin
     }
 }
 
-/// `eyJ<header>.eyJ<payload>.<signature>`: a JSON header and payload, base64url-encoded.
+/// A JWS (`<header>.<payload>.<signature>`) or JWE (five parts), base64url-encoded: the
+/// header is a JSON object (`eyJ`, that is `{"`); the payload may be any JSON (`e30` is `{}`,
+/// `WyJ` an array) or encrypted; an unsecured JWT has an empty signature.
 fn jwt(bytes: &[u8], hit: usize, found: &mut Findings) {
     if !starts_with_at(bytes, hit, b"eyJ") {
         return;
     }
     let header = run_len(bytes, hit, base64url);
-    let dot = hit + header;
-    if header < 10 || bytes.get(dot) != Some(&b'.') || !starts_with_at(bytes, dot + 1, b"eyJ") {
+    if header < 10 {
         return;
     }
-    let payload = run_len(bytes, dot + 1, base64url);
-    let dot2 = dot + 1 + payload;
-    if payload < 10 || bytes.get(dot2) != Some(&b'.') {
+    let mut end = hit + header;
+    let mut parts = 1;
+    let mut longest_rest = 0;
+    while parts < 5 && bytes.get(end) == Some(&b'.') {
+        let len = run_len(bytes, end + 1, base64url);
+        longest_rest = longest_rest.max(len);
+        end += 1 + len;
+        parts += 1;
+    }
+    // Two dots at least, and something after the header worth protecting: `eyJ...` followed
+    // by `.` and a file extension is not a token.
+    if parts >= 3 && longest_rest >= 2 {
+        found.push(hit, end, SecretKind::Jwt);
+    }
+}
+
+/// A token of [`PREFIXED`] at `hit`.
+fn prefixed(bytes: &[u8], hit: usize, found: &mut Findings) {
+    for f in PREFIXED {
+        if !starts_with_at(bytes, hit, f.prefix.as_bytes()) {
+            continue;
+        }
+        let start = hit + f.prefix.len();
+        let body = match f.body {
+            Body::Base62 => run_len(bytes, start, base62),
+            Body::Base64Url => run_len(bytes, start, base64url),
+            Body::Hex(_) => run_len(bytes, start, |b| b.is_ascii_hexdigit()),
+            Body::Bech32Upper => run_len(bytes, start, |b| {
+                b.is_ascii_uppercase() && !matches!(b, b'B' | b'I' | b'O')
+                    || (b.is_ascii_digit() && b != b'1')
+            }),
+        };
+        let fits = match f.body {
+            Body::Hex(n) => body == n && !bytes.get(start + body).is_some_and(|&b| is_alnum(b)),
+            _ => body >= f.min,
+        };
+        if fits {
+            found.push(hit, start + body, f.kind);
+            return;
+        }
+    }
+}
+
+/// `123456789:AA...`: a Telegram bot id, a colon and the token (found at the colon).
+fn telegram(bytes: &[u8], colon: usize, found: &mut Findings) {
+    if !starts_with_at(bytes, colon, b":AA") {
         return;
     }
-    let signature = run_len(bytes, dot2 + 1, base64url);
-    found.push(hit, dot2 + 1 + signature, SecretKind::Jwt);
+    let digits = bytes[..colon]
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let start = colon - digits;
+    if !(8..=10).contains(&digits) || (start > 0 && is_alnum(bytes[start - 1])) {
+        return;
+    }
+    let body = run_len(bytes, colon + 1, base64url);
+    if body >= 35 {
+        found.push(start, colon + 1 + body, SecretKind::ApiToken);
+    }
 }

@@ -38,7 +38,10 @@ pub(crate) fn credentials(bytes: &[u8], hit: usize, found: &mut Findings) {
             // what follows it is not known to be user info.
             b'[' if bytes[i..].starts_with(PLACEHOLDER_PREFIX.as_bytes()) => break,
             b':' if colon.is_none() => colon = Some(i),
-            b'/' | b'?' | b'#' | b'"' | b'\'' | b'`' | b'<' | b'>' | b'\\' => break,
+            // `#` is not allowed unencoded in user info, but passwords are written with it
+            // (`amqp://guest:pa#9@host`): a fragment cannot hold the `@` and host that must
+            // follow, so reading on past it is safe.
+            b'/' | b'?' | b'"' | b'\'' | b'`' | b'<' | b'>' | b'\\' => break,
             b if b.is_ascii_whitespace() => break,
             _ => {}
         }

@@ -174,6 +174,13 @@ pub fn canaries() -> Vec<Canary> {
         pypi,
     ));
 
+    let hf = format!("hf_{}", mixed62(&mut rng, 34));
+    out.push(canary(
+        SecretKind::ApiToken,
+        format!("HF_TOKEN {hf} for the hub"),
+        hf,
+    ));
+
     let jwt = format!(
         "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ{}.{}",
         rng.string(BASE64URL, 40),

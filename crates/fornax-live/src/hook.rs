@@ -1,11 +1,13 @@
-//! The hook entry points: one Claude Code event per process, or opencode's NDJSON stream.
+//! The hook entry points: one Claude Code, Copilot CLI or Cursor event per process, or opencode's
+//! NDJSON stream.
 
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::{client, clock, config, spool};
+use crate::protocol::{Request, Response};
+use crate::{client, clock, config, json, spool, Home};
 
 /// Hard deadline of a one-shot hook.
 pub const HOOK_DEADLINE: Duration = Duration::from_secs(3);
@@ -55,8 +57,13 @@ fn valid_event(event: &str) -> bool {
 enum HookError {
     #[error("reading the payload: {0}")]
     Stdin(std::io::Error),
-    #[error("{0}")]
-    Payload(serde_json::Error),
+    /// Only the error's category and position: a log line never holds payload text.
+    #[error("the payload is not JSON ({category} error at line {line}, column {column})")]
+    Payload {
+        category: &'static str,
+        line: usize,
+        column: usize,
+    },
     #[error("creating {path}: {source}")]
     Home {
         path: PathBuf,
@@ -68,15 +75,23 @@ enum HookError {
     Stdout(std::io::Error),
 }
 
-/// Creates `dir` private to the user (0700) when it does not exist yet.
-pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    if !dir.exists() {
-        std::fs::create_dir_all(dir)?;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+impl HookError {
+    fn payload(e: &serde_json::Error) -> HookError {
+        use serde_json::error::Category;
+        HookError::Payload {
+            category: match e.classify() {
+                Category::Io => "read",
+                Category::Syntax => "syntax",
+                Category::Data => "data",
+                Category::Eof => "truncated input",
+            },
+            line: e.line(),
+            column: e.column(),
+        }
     }
-    Ok(())
 }
+
+use crate::home::create_private_dir;
 
 fn private_home(home: &Path) -> Result<(), HookError> {
     create_private_dir(home).map_err(|source| HookError::Home {
@@ -91,7 +106,7 @@ fn log(home: &Path, message: &str) {
     if let Ok(mut f) = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(home.join("hook.log"))
+        .open(Home::new(home).hook_log())
     {
         let _ = writeln!(f, "{} {message}", clock::now_rfc3339());
     }
@@ -106,7 +121,7 @@ pub fn guarded(home: Option<PathBuf>, agent: Agent) -> ExitCode {
 /// [`guarded`] for an agent whose hook command names its event (`fornax hook copilot
 /// postToolUse`).
 pub fn guarded_event(home: Option<PathBuf>, agent: Agent, event: Option<&str>) -> ExitCode {
-    let home = home.unwrap_or_else(config::default_home);
+    let home = home.unwrap_or_else(crate::default_home);
     if agent != Agent::Opencode {
         let log_home = home.clone();
         std::thread::spawn(move || {
@@ -122,7 +137,7 @@ pub fn guarded_event(home: Option<PathBuf>, agent: Agent, event: Option<&str>) -
     let result = std::panic::catch_unwind(|| match agent {
         Agent::Claude => claude(&home),
         Agent::Opencode => opencode(&home),
-        Agent::Copilot => copilot(&home, event.unwrap_or_default()),
+        Agent::Copilot => copilot(&home, event.unwrap_or("")),
         Agent::Cursor => cursor(&home),
     });
     match result {
@@ -134,7 +149,7 @@ pub fn guarded_event(home: Option<PathBuf>, agent: Agent, event: Option<&str>) -
 }
 
 fn spool_path(home: &Path) -> PathBuf {
-    spool::spool_file(&home.join("spool"), &clock::today())
+    spool::spool_file(&Home::new(home).spool_dir(), &clock::today())
 }
 
 /// The fields of a Claude Code hook payload the hook itself acts on.
@@ -148,14 +163,24 @@ struct HookHead {
     stop_hook_active: Option<serde_json::Value>,
 }
 
-/// The payload on stdin, trimmed (at most [`MAX_PAYLOAD`] bytes).
+/// The payload on stdin (at most [`MAX_PAYLOAD`] bytes), its raw line breaks flattened and
+/// trimmed: a pretty-printed payload must not break the spool's line framing, and in JSON its
+/// line breaks can only be whitespace between tokens, so they become spaces and the value is
+/// unchanged. Not valid UTF-8 is not JSON.
 fn read_payload() -> Result<String, HookError> {
-    let mut input = String::new();
+    let mut input = Vec::new();
     std::io::stdin()
         .take(MAX_PAYLOAD)
-        .read_to_string(&mut input)
+        .read_to_end(&mut input)
         .map_err(HookError::Stdin)?;
-    Ok(input.trim().to_string())
+    json::flatten_line_breaks(&mut input);
+    let payload = input.trim_ascii();
+    let text = std::str::from_utf8(payload).map_err(|_| HookError::Payload {
+        category: "encoding",
+        line: 1,
+        column: 0,
+    })?;
+    Ok(text.to_string())
 }
 
 fn claude(home: &Path) -> Result<(), HookError> {
@@ -165,7 +190,7 @@ fn claude(home: &Path) -> Result<(), HookError> {
         return Ok(());
     }
     // Keep the agent's bytes; only read the few fields the hook acts on.
-    let head: HookHead = serde_json::from_str(payload).map_err(HookError::Payload)?;
+    let head: HookHead = serde_json::from_str(payload).map_err(|e| HookError::payload(&e))?;
     let line = spool::envelope_line("claude-hook", &clock::now_rfc3339(), payload);
     private_home(home)?;
     spool::append(&spool_path(home), &[line], spool::DEFAULT_SPOOL_LIMIT, true)?;
@@ -198,6 +223,18 @@ fn decide(home: &Path, session: &str, stop_hook_active: bool) -> Result<(), Hook
     Ok(())
 }
 
+/// The daemon's reason to block, when it has one.
+fn ask_decision(home: &Path, session: &str, stop_hook_active: bool) -> Option<String> {
+    let req = Request::Decide {
+        session_id: session.to_string(),
+        stop_hook_active,
+    };
+    match client::request(home, &req, DECIDE_TIMEOUT) {
+        Ok(Response::Decision { block }) => block,
+        _ => None,
+    }
+}
+
 /// Intervention is on when the home's config says so; a config `fornax` would refuse means off.
 fn intervention_enabled(home: &Path) -> bool {
     config::load(home)
@@ -220,7 +257,8 @@ fn copilot(home: &Path, event: &str) -> Result<(), HookError> {
     if input.is_empty() {
         return Ok(());
     }
-    let value: serde_json::Value = serde_json::from_str(&input).map_err(HookError::Payload)?;
+    let value: serde_json::Value =
+        serde_json::from_str(&input).map_err(|e| HookError::payload(&e))?;
     if !value.is_object() {
         log(home, "copilot hook payload is not a JSON object; dropped");
         return Ok(());
@@ -290,35 +328,35 @@ fn cursor(home: &Path) -> Result<(), HookError> {
     recorded
 }
 
-/// The daemon's reason to block, when it has one.
-fn ask_decision(home: &Path, session: &str, stop_hook_active: bool) -> Option<String> {
-    let req = serde_json::json!({"op": "decide", "session_id": session, "stop_hook_active": stop_hook_active});
-    let answer = client::request(home, &req, DECIDE_TIMEOUT).ok()?;
-    (answer["decision"] == "block")
-        .then(|| answer["reason"].as_str().map(str::to_string))
-        .flatten()
-}
-
 fn opencode(home: &Path) -> Result<(), HookError> {
     private_home(home)?;
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = match line {
-            Ok(l) => l,
+    let mut stdin = std::io::stdin().lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match stdin.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
-        };
-        let trimmed = line.trim();
+        }
+        // One line of the stream is one payload: a stray CR stays out of the spool's framing.
+        json::flatten_line_breaks(&mut line);
+        let trimmed = line.trim_ascii();
         if trimmed.is_empty() {
             continue;
         }
-        if serde_json::from_str::<serde::de::IgnoredAny>(trimmed).is_err() {
-            log(
-                home,
-                "opencode plugin sent a line that is not JSON; dropped",
-            );
-            continue;
-        }
-        let env = spool::envelope_line("opencode-plugin", &clock::now_rfc3339(), trimmed);
+        let text = match std::str::from_utf8(trimmed) {
+            Ok(t) if serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok() => t,
+            _ => {
+                log(
+                    home,
+                    "opencode plugin sent a line that is not JSON; dropped",
+                );
+                continue;
+            }
+        };
+        let env = spool::envelope_line("opencode-plugin", &clock::now_rfc3339(), text);
         match spool::append(&spool_path(home), &[env], spool::DEFAULT_SPOOL_LIMIT, true) {
             Ok(_) => {
                 client::poke(home);

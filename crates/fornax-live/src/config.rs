@@ -1,7 +1,7 @@
 //! `config.toml` in the home, and the default home.
 //!
 //! The schema lives here, beside the hook, because the hook reads it (is intervention on?) and
-//! must accept and refuse exactly the files the `fornax` binary does; the binary re-exports it.
+//! must accept and refuse exactly the files the `fornax` binary does.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -51,7 +51,7 @@ pub enum ConfigError {
 
 /// The config file of a home.
 pub fn config_path(home: &Path) -> PathBuf {
-    home.join("config.toml")
+    crate::Home::new(home).config()
 }
 
 /// Reads a home's config; a missing file is the default config.
@@ -62,13 +62,6 @@ pub fn load(home: &Path) -> Result<Config, ConfigError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
         Err(source) => Err(ConfigError::Read { path, source }),
     }
-}
-
-/// The default home when neither `--home` nor `FORNAX_HOME` is given.
-pub fn default_home() -> PathBuf {
-    dirs::data_dir()
-        .unwrap_or_else(|| PathBuf::from("."))
-        .join("fornax")
 }
 
 #[cfg(test)]
