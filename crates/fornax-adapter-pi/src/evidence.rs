@@ -4,7 +4,7 @@
 
 use fornax_types::evidence::{FileDiffPayload, FileOperation};
 use fornax_types::{
-    ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidenceSource, Freshness, Provider,
+    ClockSource, CollectionMethod, Evidence, EvidencePayload, EvidenceSource, Freshness, Provider,
     RecordRef, SessionRef, TrustClass,
 };
 
@@ -57,8 +57,7 @@ impl FileMutation<'_> {
         Evidence {
             id: format!("file:{}:{}", self.call_id, self.target.path),
             session: self.session.clone(),
-            kind: EvidenceKind::FileDiff,
-            payload: serde_json::to_value(&payload).unwrap_or_default(),
+            payload: EvidencePayload::FileDiff(payload),
             source: EvidenceSource {
                 sensor_name: "pi.file_mutation".into(),
                 trust_class: TrustClass::AgentAdjacent,

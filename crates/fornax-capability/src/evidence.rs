@@ -3,10 +3,9 @@
 
 use fornax_types::evidence::{ProcessObservationPayload, TestSummaryPayload};
 use fornax_types::{
-    ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidenceSource, Freshness, Provider,
+    ClockSource, CollectionMethod, Evidence, EvidencePayload, EvidenceSource, Freshness, Provider,
     SessionRef, TrustClass,
 };
-use serde_json::Value;
 use std::time::{Duration, UNIX_EPOCH};
 
 use crate::exec::ProcessRecord;
@@ -67,8 +66,7 @@ pub fn for_run(
         let base = Evidence {
             id: format!("cap-run:{run_key}:process"),
             session: session.clone(),
-            kind: EvidenceKind::ProcessObservation,
-            payload: serde_json::to_value(payload).unwrap_or(Value::Null),
+            payload: EvidencePayload::ProcessObservation(payload),
             source: source(finished),
             provenance: format!(
                 "fornax:capability/{}:{capability_id}",
@@ -95,8 +93,7 @@ pub fn for_run(
             out.push(base.clone());
             out.push(Evidence {
                 id: format!("cap-run:{run_key}:test-summary"),
-                kind: EvidenceKind::TestSummary,
-                payload: serde_json::to_value(payload).unwrap_or(Value::Null),
+                payload: EvidencePayload::TestSummary(payload),
                 ..base
             });
         } else {

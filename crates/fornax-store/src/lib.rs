@@ -17,6 +17,9 @@
 //!   the end of a scan, or when the store is next opened for writing); [`Store::search`] also
 //!   scans pending texts, so results never miss committed text.
 //! * Findings are append-only: a new row only when a claim's judgement changes.
+//! * Verification is owed, not assumed: a source's transaction marks the sessions it touched
+//!   as pending (`verify_pending`), and only the write that stores their family's judgement
+//!   clears the mark ([`Store::pending_verification`]).
 //! * Database files are private to the user (0600).
 //! * Another program's database ([`ForeignDocuments`]) is only ever opened read-only, and its
 //!   schema is checked before any row is read.
@@ -33,8 +36,8 @@ pub use error::StoreError;
 pub use foreign::ForeignDocuments;
 pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
-    DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, RecordLocation,
-    SearchHit, SessionDetail, SessionFilter, SessionRow,
+    describe_evidence, DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow,
+    RecordLocation, SearchHit, SessionDetail, SessionFilter, SessionRow, VerificationWrite,
 };
 pub use schema::SCHEMA_VERSION;
 pub use trees::TreeMemberState;

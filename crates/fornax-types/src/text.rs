@@ -11,7 +11,7 @@ use crate::IngestMessage;
 pub trait TextVisitor {
     /// A free-text field.
     fn text(&mut self, text: &mut String);
-    /// A JSON document (tool arguments, evidence payloads, extension fields).
+    /// A JSON document (tool arguments, extension fields).
     fn json(&mut self, value: &mut serde_json::Value);
 }
 
@@ -94,7 +94,9 @@ pub fn visit_message_text(msg: &mut IngestMessage, visitor: &mut dyn TextVisitor
         IngestMessage::Loop(_) => {}
         IngestMessage::Item(item) => semantic_value(&mut item.semantic.value, visitor),
         IngestMessage::Evidence(e) => {
-            visitor.json(&mut e.payload);
+            for text in e.payload.texts_mut() {
+                visitor.text(text);
+            }
             if let Some(ext) = &mut e.extension {
                 visitor.json(&mut ext.fields);
                 for value in ext.unknown.values_mut() {
@@ -107,6 +109,10 @@ pub fn visit_message_text(msg: &mut IngestMessage, visitor: &mut dyn TextVisitor
             opt_text(&mut c.target.command, visitor);
             opt_text(&mut c.target.path, visitor);
         }
-        IngestMessage::Finding(f) => visitor.text(&mut f.rationale),
+        IngestMessage::Finding(f) => {
+            for text in f.reason.texts_mut() {
+                visitor.text(text);
+            }
+        }
     }
 }

@@ -5,18 +5,19 @@
 
 use fornax_types::evidence::{FileDiffPayload, FileOperation, GitCommitCheckPayload};
 use fornax_types::{
-    ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidenceSource, EvidenceStrength,
-    ExitCode, Freshness, Item, Provider, RecordRef, Role, RuntimeCapabilities, Semantic,
-    SemanticValue, SessionRef, ShellCallValue, SignalAvailability, SignalClass, SourceId,
+    ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidencePayload, EvidenceSource,
+    EvidenceStrength, ExitCode, Freshness, Item, Provider, RecordRef, Role, RuntimeCapabilities,
+    Semantic, SemanticValue, SessionRef, ShellCallValue, SignalAvailability, SignalClass, SourceId,
     SourceKind, TextValue, ToolCallValue, ToolOutputValue, TrustClass, Verdict,
 };
-use fornax_verify::{verify, TimelineInput, Verification};
+use fornax_verify::{verify, FamilyMember, TimelineInput, Verification};
 use serde_json::json;
 
 /// A timeline under construction.
 struct Session {
     items: Vec<Item>,
     session: SessionRef,
+    family: Vec<FamilyMember>,
     n: usize,
     clock: u32,
 }
@@ -26,6 +27,7 @@ impl Session {
         Session {
             items: Vec::new(),
             session: SessionRef::new(provider, id),
+            family: Vec::new(),
             n: 0,
             clock: 0,
         }
@@ -192,14 +194,19 @@ impl Session {
             items: self.items.iter().collect(),
             evidence: evidence.iter().collect(),
             capabilities: caps.iter().collect(),
+            family: self.family.clone(),
         });
         assert_eq!(v.claims.len(), v.findings.len(), "one finding per claim");
         for (c, f) in v.claims.iter().zip(&v.findings) {
             assert_eq!(c.id, f.claim_id);
-            assert!(!f.rationale.is_empty() && !f.rule.is_empty());
+            let rationale = f.rationale();
+            assert!(!rationale.is_empty() && !f.rule.is_empty());
+            assert!(
+                !f.evidence.iter().any(|id| rationale.contains(id.as_str())),
+                "a rationale names no evidence id: {rationale}"
+            );
         }
         for e in &v.evidence {
-            assert!(e.validate().is_ok(), "{} has a non-canonical payload", e.id);
             assert_eq!(
                 e.source.collection_method,
                 CollectionMethod::CanonicalDerivation
@@ -229,13 +236,13 @@ fn verdict(v: &Verification, quote: &str) -> Verdict {
     v.findings[matching[0]].verdict
 }
 
-fn rationale<'a>(v: &'a Verification, quote: &str) -> &'a str {
+fn rationale(v: &Verification, quote: &str) -> String {
     let i = v
         .claims
         .iter()
         .position(|c| c.text.contains(quote))
         .expect("claim present");
-    &v.findings[i].rationale
+    v.findings[i].rationale()
 }
 
 fn no_claim(v: &Verification, quote: &str) {
@@ -698,14 +705,12 @@ fn capabilities_declaring_no_tool_output_make_claims_unavailable() {
 fn host_evidence(
     id: &str,
     session: &SessionRef,
-    kind: EvidenceKind,
-    payload: serde_json::Value,
+    payload: EvidencePayload,
     item_key: Option<&str>,
 ) -> Evidence {
     Evidence {
         id: id.into(),
         session: session.clone(),
-        kind,
         payload,
         source: EvidenceSource {
             sensor_name: "test".into(),
@@ -759,15 +764,13 @@ fn adapter_and_host_evidence_count() {
         host_evidence(
             "adapter:diff",
             &s.session,
-            EvidenceKind::FileDiff,
-            serde_json::to_value(diff).unwrap(),
+            EvidencePayload::FileDiff(diff),
             Some(&key),
         ),
         host_evidence(
             "host:commit",
             &s.session,
-            EvidenceKind::GitCommitCheck,
-            serde_json::to_value(check).unwrap(),
+            EvidencePayload::GitCommitCheck(check),
             None,
         ),
     ];
@@ -887,13 +890,14 @@ fn adapter_file_diff_supersedes_the_derived_one() {
     let ev = host_evidence(
         "file:call_1:/w/a/src/x.rs",
         &s.session,
-        EvidenceKind::FileDiff,
-        serde_json::to_value(diff).unwrap(),
+        EvidencePayload::FileDiff(diff),
         Some(&out_key),
     );
     let v = s.verify_with(&[ev], &[]);
     assert!(
-        v.evidence.iter().all(|e| e.kind != EvidenceKind::FileDiff),
+        v.evidence
+            .iter()
+            .all(|e| e.kind() != EvidenceKind::FileDiff),
         "derived duplicate kept: {:?}",
         v.evidence.iter().map(|e| &e.id).collect::<Vec<_>>()
     );
@@ -945,8 +949,7 @@ fn host_process_observation_is_evidence() {
     let ev = host_evidence(
         "proc:1",
         &s.session,
-        EvidenceKind::ProcessObservation,
-        serde_json::to_value(run).unwrap(),
+        EvidencePayload::ProcessObservation(run),
         None,
     );
     let v = s.verify_with(&[ev], &[]);
@@ -1098,7 +1101,7 @@ fn rationales_snapshot() {
                 "verdict": f.verdict.as_str(),
                 "rule": f.rule,
                 "evidence": f.evidence,
-                "rationale": f.rationale,
+                "rationale": f.rationale(),
             })
         })
         .collect();
@@ -1259,8 +1262,7 @@ fn a_host_lookup_that_misses_a_commit_the_session_made_needs_review() {
     let ev = host_evidence(
         "host-commit:5a5a5a5",
         &s.session,
-        EvidenceKind::GitCommitCheck,
-        serde_json::to_value(check).unwrap(),
+        EvidencePayload::GitCommitCheck(check),
         None,
     );
     let v = s.verify_with(&[ev], &[]);

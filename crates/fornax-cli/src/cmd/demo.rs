@@ -70,7 +70,7 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
         ));
         output::line(&output::dim(&format!(
             "    {}",
-            output::clip(&f.rationale, 150)
+            output::clip(&f.rationale(), 150)
         )));
     }
     Ok(())

@@ -53,7 +53,7 @@ pub fn run(ctx: &Context, args: FindingsArgs) -> Result<(), CliError> {
             "  “{}”",
             output::clip(f.claim["text"].as_str().unwrap_or(""), 140)
         ));
-        output::line(&format!("  {}", f.rationale));
+        output::line(&format!("  {}", f.rationale()));
         for e in &f.evidence {
             output::line(&output::dim(&format!("    {} {}", e.id, e.description)));
         }

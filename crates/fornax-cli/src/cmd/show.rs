@@ -122,7 +122,7 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<(), CliError> {
                     "      {} {} — {}",
                     output::verdict(&f.verdict),
                     output::clip(f.claim["text"].as_str().unwrap_or(""), 80),
-                    output::clip(&f.rationale, 140)
+                    output::clip(&f.rationale(), 140)
                 ));
             }
         }
