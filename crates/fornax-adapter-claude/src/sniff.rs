@@ -17,7 +17,18 @@ const BOOKKEEPING_SIGNATURES: &[(&str, &str)] = &[
     ("agent-name", "agentName"),
     ("worktree-state", "worktreeSession"),
     ("attachment", "attachment"),
+    // 2.1.2xx bookkeeping.
+    ("file-history-delta", "trackingPath"),
+    ("frame-link", "frameUrl"),
+    ("pr-link", "prUrl"),
+    ("atis-latch", "atis"),
+    ("bridge-session", "bridgeSessionId"),
+    ("cost-state", "totalCostUSD"),
 ];
+
+/// Lines of a Workflow-tool run journal (`subagents/workflows/wf_<run>/journal.jsonl`): each
+/// names the run's agent and the journal key of its step.
+const JOURNAL_TYPES: &[&str] = &["started", "result"];
 
 /// Whether `v` looks like one line of a Claude Code transcript: a user/assistant/system/progress
 /// envelope (with `sessionId` or `uuid`), or a bookkeeping line with its signature field.
@@ -40,6 +51,9 @@ pub fn is_transcript_line(v: &Value) -> bool {
         "user" | "assistant" => has_identity && obj.get("message").is_some_and(Value::is_object),
         "system" => has_identity && obj.contains_key("subtype"),
         "progress" => has_identity && obj.get("data").is_some_and(Value::is_object),
+        other if JOURNAL_TYPES.contains(&other) => {
+            get_str(v, "key").is_some() && get_str(v, "agentId").is_some()
+        }
         other => BOOKKEEPING_SIGNATURES
             .iter()
             .any(|(t, field)| *t == other && obj.contains_key(*field)),
@@ -73,6 +87,29 @@ mod tests {
             &json!({"type": "queue-operation", "operation": "dequeue",
             "sessionId": "s"})
         ));
+    }
+
+    #[test]
+    fn recognizes_2_1_2xx_bookkeeping_and_workflow_journals() {
+        assert!(is_transcript_line(&json!({"type": "file-history-delta",
+            "messageId": "m", "snapshotMessageId": "m0", "trackingPath": "src/a.rs",
+            "backup": {"backupFileName": null, "version": 1}})));
+        assert!(is_transcript_line(&json!({"type": "frame-link",
+            "frameUrl": "https://example.invalid/f", "sessionId": "s"})));
+        assert!(is_transcript_line(
+            &json!({"type": "atis-latch", "atis": true, "sessionId": "s"})
+        ));
+        assert!(is_transcript_line(
+            &json!({"type": "started", "key": "v2:ab",
+            "agentId": "a1", "label": "ping"})
+        ));
+        assert!(is_transcript_line(
+            &json!({"type": "result", "key": "v2:ab",
+            "agentId": "a1", "result": "PONG"})
+        ));
+        // A bare `started` without the journal's fields is nobody's line.
+        assert!(!is_transcript_line(&json!({"type": "started"})));
+        assert!(!is_transcript_line(&json!({"type": "frame-link"})));
     }
 
     #[test]

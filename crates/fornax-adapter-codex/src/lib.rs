@@ -13,7 +13,9 @@
 //! [`CodexAdapter`] publishes the session (from `session_meta` or the header), its loops
 //! (turns, with usage summed per request), one item per fact — the witnesses Codex writes
 //! twice or three times are paired into one item citing every record — and FileDiff evidence
-//! for `apply_patch`. [`descriptors`] registers the format.
+//! for `apply_patch`. [`CodexHistoryAdapter`] reads the prompt history (`history.jsonl`) and
+//! the thread index (`session_index.jsonl`) into prompts and session titles. [`descriptors`]
+//! registers both formats.
 //!
 //! # Invariants
 //!
@@ -37,6 +39,7 @@ mod classify;
 mod events;
 mod exit_code;
 mod file_evidence;
+mod history;
 mod items;
 mod loops;
 mod messages;
@@ -49,25 +52,49 @@ mod text;
 mod tools;
 
 pub use adapter::CodexAdapter;
+pub use history::{is_history_row, CodexHistoryAdapter};
 pub use sniff::sniff;
 
 use fornax_types::{AdapterDescriptor, AgentAdapter, Framing, Provider, SourceKind};
 
-/// The formats this crate reads: one descriptor, `codex-rollout`.
+/// Registry name of the rollout format.
+pub const ROLLOUT_ADAPTER: &str = "codex-rollout";
+/// Registry name of the prompt history and thread index.
+pub const HISTORY_ADAPTER: &str = "codex-history";
+
+/// The formats this crate reads: the rollouts (`codex-rollout`), then the prompt history and
+/// thread index beside them (`codex-history`).
 pub fn descriptors() -> Vec<AdapterDescriptor> {
-    vec![AdapterDescriptor {
-        name: "codex-rollout",
-        provider: Provider::Codex,
-        transport: SourceKind::File,
-        framing: Framing::JsonLines,
-        sniff,
-        create: create_adapter,
-        default_roots: &[".codex/sessions"],
-        file_suffixes: &[".jsonl"],
-        tree: None,
-    }]
+    vec![
+        AdapterDescriptor {
+            name: ROLLOUT_ADAPTER,
+            provider: Provider::Codex,
+            transport: SourceKind::File,
+            framing: Framing::JsonLines,
+            sniff,
+            create: create_adapter,
+            default_roots: &[".codex/sessions"],
+            file_suffixes: &[".jsonl"],
+            tree: None,
+        },
+        AdapterDescriptor {
+            name: HISTORY_ADAPTER,
+            provider: Provider::Codex,
+            transport: SourceKind::File,
+            framing: Framing::JsonLines,
+            sniff: is_history_row,
+            create: create_history_adapter,
+            default_roots: &[".codex"],
+            file_suffixes: &["history.jsonl", "session_index.jsonl"],
+            tree: None,
+        },
+    ]
 }
 
 fn create_adapter() -> Box<dyn AgentAdapter + Send> {
     Box::new(CodexAdapter::default())
+}
+
+fn create_history_adapter() -> Box<dyn AgentAdapter + Send> {
+    Box::new(CodexHistoryAdapter::default())
 }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
-use fornax_adapter_codex::{descriptors, CodexAdapter};
+use fornax_adapter_codex::{descriptors, is_history_row, CodexAdapter, CodexHistoryAdapter};
 use fornax_adapter_conformance::{check_adapter, shared_dir};
 use fornax_types::{
     AgentAdapter, IngestMessage, NativeRecord, NormalizationOutcome, RecordRef, SourceId,
@@ -96,7 +96,13 @@ fn corpus_replays_cleanly() {
             .to_string_lossy()
             .into_owned();
         let (natives, malformed) = records(path);
-        let mut adapter = CodexAdapter::default();
+        // As the pipeline does: the format is chosen from the content of the first records.
+        let history = natives.iter().take(5).any(is_history_row);
+        let mut adapter: Box<dyn AgentAdapter> = if history {
+            Box::new(CodexHistoryAdapter::default())
+        } else {
+            Box::new(CodexAdapter::default())
+        };
         let source = SourceId::new(name.clone());
         let mut sessions: Vec<String> = Vec::new();
         let mut unrecognized = Vec::new();
@@ -144,7 +150,7 @@ fn corpus_replays_cleanly() {
         if natives.iter().any(has_identity) {
             assert_eq!(sessions.len(), 1, "{name}: sessions {sessions:?}");
         }
-        let sniffed = natives.iter().take(5).any(sniff);
+        let sniffed = history || natives.iter().take(5).any(sniff);
         println!(
             "{name}: {} records ({malformed} malformed), sessions {}, item publications {items}, loop publications {loops}, evidence {evidence}, sniffed {sniffed}",
             natives.len(),
@@ -173,7 +179,11 @@ fn corpus_passes_the_conformance_suite() {
     };
     for path in &files {
         let (natives, _) = records(path);
-        let report = check_adapter(CodexAdapter::default, &natives);
+        let report = if natives.iter().take(5).any(is_history_row) {
+            check_adapter(CodexHistoryAdapter::default, &natives)
+        } else {
+            check_adapter(CodexAdapter::default, &natives)
+        };
         assert!(
             report.is_ok(),
             "{}: {:?}",

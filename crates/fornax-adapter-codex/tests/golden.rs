@@ -63,8 +63,14 @@ fn every_fixture_record_is_sniffed_as_codex() {
 #[test]
 fn descriptor_registers_the_rollout_format() {
     let d = descriptors();
-    assert_eq!(d.len(), 1);
+    assert_eq!(d.len(), 2);
     assert_eq!(d[0].name, "codex-rollout");
+    assert_eq!(d[1].name, "codex-history");
+    assert_eq!(d[1].default_roots, &[".codex"]);
+    assert_eq!(
+        d[1].file_suffixes,
+        &["history.jsonl", "session_index.jsonl"]
+    );
     assert_eq!(d[0].default_roots, &[".codex/sessions"]);
     assert_eq!(d[0].file_suffixes, &[".jsonl"]);
     assert_eq!(d[0].framing, fornax_types::Framing::JsonLines);

@@ -200,15 +200,20 @@ pub fn replay(adapter: &mut dyn AgentAdapter, fixture: &Fixture) -> Replay {
     replay
 }
 
-/// The folder of shared third-party samples (`<workspace>/../shared`), when it exists.
-/// `FORNAX_SHARED_DIR` overrides. Corpus tests skip cleanly when this is `None`.
+/// The folder of shared third-party samples: the nearest `shared/` holding a `corpus/` found
+/// walking up from the workspace (`<workspace>/../shared` in CI; a checkout nested deeper, as
+/// a second work tree is, finds the same folder further up). `FORNAX_SHARED_DIR` overrides.
+/// Corpus tests skip cleanly when this is `None`.
 pub fn shared_dir() -> Option<PathBuf> {
     if let Ok(dir) = std::env::var("FORNAX_SHARED_DIR") {
         let p = PathBuf::from(dir);
         return p.is_dir().then_some(p);
     }
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    // crates/<crate> -> workspace root -> its parent.
-    let candidate = manifest.parent()?.parent()?.parent()?.join("shared");
-    candidate.join("corpus").is_dir().then_some(candidate)
+    // crates/<crate> -> workspace root -> its ancestors.
+    manifest
+        .ancestors()
+        .skip(2)
+        .map(|dir| dir.join("shared"))
+        .find(|candidate| candidate.join("corpus").is_dir())
 }

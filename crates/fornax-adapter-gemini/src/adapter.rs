@@ -760,6 +760,12 @@ impl AgentAdapter for GeminiAdapter {
                 reason: "chat history export without a session id",
             };
         }
+        if obj.get("projects").is_some_and(Value::is_object) {
+            // `~/.gemini/projects.json`: project paths and the folder under `tmp/` each uses.
+            return NormalizationOutcome::Ignored {
+                reason: "project registry (~/.gemini/projects.json); it names no chat",
+            };
+        }
         NormalizationOutcome::Unrecognized {
             discriminator: "<unknown record>".into(),
         }

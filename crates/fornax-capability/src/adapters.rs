@@ -22,6 +22,7 @@ use crate::id::check_segment;
 use crate::layout::{Layout, Root};
 use crate::manifest::{LifecycleState, SUPPORTED_ADAPTER_TYPES};
 use crate::registry::{subdirs, Registry, Rejection};
+use crate::trust::TrustInput;
 
 /// File name of an adapter folder's manifest.
 pub const ADAPTER_MANIFEST: &str = "adapter.manifest.json";
@@ -117,8 +118,13 @@ pub enum AdapterImpl {
     Type(TypeSettings),
     /// A provider adapter compiled into the binary.
     BuiltinProvider(Arc<dyn ProviderAdapter>),
-    /// A provider adapter written as a sandboxed Rhai script.
-    Script { path: PathBuf, limits: ScriptLimits },
+    /// A provider adapter written as a sandboxed Rhai script. `source` is the script as read
+    /// (and hashed) at load time: what runs is what was checked.
+    Script {
+        path: PathBuf,
+        source: Arc<str>,
+        limits: ScriptLimits,
+    },
 }
 
 impl fmt::Debug for AdapterImpl {
@@ -128,7 +134,7 @@ impl fmt::Debug for AdapterImpl {
             AdapterImpl::BuiltinProvider(p) => {
                 f.debug_tuple("BuiltinProvider").field(&p.name()).finish()
             }
-            AdapterImpl::Script { path, limits } => f
+            AdapterImpl::Script { path, limits, .. } => f
                 .debug_struct("Script")
                 .field("path", path)
                 .field("limits", limits)
@@ -148,9 +154,19 @@ pub struct AdapterEntry {
     pub summary: String,
     pub provenance: Provenance,
     pub imp: AdapterImpl,
+    /// The files this adapter was read from, hashed as read (see [`crate::trust`]).
+    pub inputs: Vec<TrustInput>,
 }
 
 impl AdapterEntry {
+    /// The root its folder lies under, if it came from one.
+    pub fn root(&self) -> Option<Root> {
+        match &self.provenance {
+            Provenance::Builtin => None,
+            Provenance::Global { root, .. } | Provenance::Private { root, .. } => Some(*root),
+        }
+    }
+
     pub fn to_json(&self) -> Value {
         let mut v = json!({
             "name": self.name,
@@ -201,6 +217,7 @@ impl AdapterSet {
                     },
                     provenance: Provenance::Builtin,
                     imp: AdapterImpl::Type(TypeSettings::default()),
+                    inputs: Vec::new(),
                 },
             );
         }
@@ -215,6 +232,7 @@ impl AdapterSet {
                     summary: p.summary().to_string(),
                     provenance: Provenance::Builtin,
                     imp: AdapterImpl::BuiltinProvider(p),
+                    inputs: Vec::new(),
                 },
             );
         }
@@ -303,12 +321,24 @@ impl AdapterSet {
     ) -> Option<AdapterEntry> {
         let name = dir.file_name()?.to_string_lossy().into_owned();
         let file = dir.join(ADAPTER_MANIFEST);
-        let result = std::fs::read_to_string(&file)
+        let provenance = provenance(&name);
+        let root = match &provenance {
+            Provenance::Global { root, .. } | Provenance::Private { root, .. } => *root,
+            Provenance::Builtin => Root::Home,
+        };
+        let result = std::fs::read(&file)
             .map_err(|e| vec![format!("cannot read {ADAPTER_MANIFEST}: {e}")])
-            .and_then(|t| {
-                serde_json::from_str::<Value>(&t).map_err(|e| vec![format!("not valid JSON: {e}")])
+            .and_then(|bytes| {
+                serde_json::from_slice::<Value>(&bytes)
+                    .map(|v| (v, TrustInput::new(&file, root, &bytes)))
+                    .map_err(|e| vec![format!("not valid JSON: {e}")])
             })
-            .and_then(|v| parse_adapter_manifest(&v, &name, dir, provenance(&name)));
+            .and_then(|(v, input)| {
+                parse_adapter_manifest(&v, &name, dir, provenance).map(|mut entry| {
+                    entry.inputs.insert(0, input);
+                    entry
+                })
+            });
         match result {
             Ok(entry) => Some(entry),
             Err(problems) => {
@@ -458,6 +488,7 @@ pub fn parse_adapter_manifest(
                 summary,
                 provenance,
                 imp: AdapterImpl::Type(settings),
+                inputs: Vec::new(),
             }
         }
         AdapterKind::Provider => {
@@ -504,11 +535,24 @@ pub fn parse_adapter_manifest(
                 .get("limits")
                 .map(|l| parse_limits(l, &mut problems))
                 .unwrap_or_default();
+            let root = match &provenance {
+                Provenance::Global { root, .. } | Provenance::Private { root, .. } => *root,
+                Provenance::Builtin => Root::Home,
+            };
+            let mut source: Arc<str> = Arc::from("");
+            let mut inputs = Vec::new();
             if problems.is_empty() {
-                match std::fs::read_to_string(&path) {
-                    Ok(source) => {
-                        if let Err(e) = script::check(&source) {
-                            problems.push(format!("{script_name}: {e}"));
+                match std::fs::read(&path) {
+                    Ok(bytes) => {
+                        inputs.push(TrustInput::new(&path, root, &bytes));
+                        match String::from_utf8(bytes) {
+                            Ok(text) => {
+                                if let Err(e) = script::check(&text) {
+                                    problems.push(format!("{script_name}: {e}"));
+                                }
+                                source = Arc::from(text);
+                            }
+                            Err(_) => problems.push(format!("{script_name}: not UTF-8 text")),
                         }
                     }
                     Err(e) => problems.push(format!("cannot read script {script_name}: {e}")),
@@ -521,7 +565,12 @@ pub fn parse_adapter_manifest(
                 lifecycle,
                 summary,
                 provenance,
-                imp: AdapterImpl::Script { path, limits },
+                imp: AdapterImpl::Script {
+                    path,
+                    source,
+                    limits,
+                },
+                inputs,
             }
         }
     };

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use fornax_types::{Evidence, Provider, SessionRef};
+use fornax_types::{Evidence, Provider, Recheck, RecheckTrigger, SessionRef};
 use serde_json::{json, Map, Value};
 
 use crate::builtins::Handlers;
@@ -22,6 +22,7 @@ use crate::lifecycle::{self, Direction};
 use crate::manifest::LifecycleState;
 use crate::policy::{self, PolicyContext};
 use crate::scaffold;
+use crate::trust::{TrustInput, TrustMode, TrustStore};
 
 /// `fornax cap ...`
 #[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
@@ -67,6 +68,10 @@ pub enum CapCommand {
         /// Toolspace for shorthand resolution (default: FORNAX_TOOLSPACE).
         #[arg(long)]
         toolspace: Option<String>,
+        /// Run an untrusted workspace capability this once, without trusting it; its evidence
+        /// is recorded as untrusted and no verdict rests on it.
+        #[arg(long)]
+        trust_once: bool,
     },
     /// Scaffold a draft capability, adapter or toolspace (never overwrites).
     Init {
@@ -91,6 +96,21 @@ pub enum CapCommand {
     },
     /// Report manifests, adapters, shadowing, orphans and policy problems.
     Doctor,
+    /// Trust a workspace's capabilities, adapters and toolspaces as they are now: records each
+    /// file's content hash in FORNAX_HOME; a file that changes is untrusted again.
+    Trust {
+        /// A workspace, its `.fornax/` folder, a folder inside it, or one file (default: the
+        /// workspace).
+        path: Option<PathBuf>,
+        /// List the trusted files instead.
+        #[arg(long, conflicts_with = "path")]
+        list: bool,
+    },
+    /// Forget the trust given to a workspace (or one of its files).
+    Untrust {
+        /// A workspace or a file (default: the workspace).
+        path: Option<PathBuf>,
+    },
 }
 
 /// `fornax cap init ...`
@@ -134,6 +154,8 @@ pub struct CapEnv {
     pub evidence_sink: Option<Arc<dyn EvidenceSink>>,
     /// Extra internal handlers; `None` means the built-in set.
     pub handlers: Option<Handlers>,
+    /// How `cli` capability processes are confined (the binary supplies its helper).
+    pub confiner: Option<crate::exec::Confiner>,
 }
 
 impl std::fmt::Debug for CapEnv {
@@ -164,6 +186,7 @@ impl CapEnv {
             history: None,
             evidence_sink: None,
             handlers: None,
+            confiner: None,
         }
     }
 
@@ -199,11 +222,13 @@ impl CapEnv {
     }
 
     pub fn runtime(&self) -> Runtime {
-        Runtime::with_handlers(
+        let mut rt = Runtime::with_handlers(
             self.layout(),
             self.history.clone(),
             self.handlers.clone().unwrap_or_else(Handlers::builtin),
-        )
+        );
+        rt.services.confiner = self.confiner.clone();
+        rt
     }
 }
 
@@ -214,8 +239,13 @@ pub struct CommandOutput {
     pub json: Value,
     pub human: String,
     pub exit_code: i32,
-    /// Host-observed evidence of processes a `cap run` spawned, for the binary to store.
+    /// Evidence of processes a `cap run` spawned, for the binary to store.
     pub evidence: Vec<Evidence>,
+    /// The run as a dated result of its own, when it is tied to a session.
+    pub recheck: Option<Recheck>,
+    /// Set when `cap run` refused an untrusted workspace capability (the binary may offer
+    /// `--trust-once`).
+    pub refused_untrusted: bool,
 }
 
 impl CommandOutput {
@@ -225,6 +255,8 @@ impl CommandOutput {
             human,
             exit_code: 0,
             evidence: Vec::new(),
+            recheck: None,
+            refused_untrusted: false,
         }
     }
 }
@@ -247,6 +279,7 @@ pub fn execute(cmd: CapCommand, env: &CapEnv) -> Result<CommandOutput, CapError>
             any_lifecycle,
             session,
             toolspace,
+            trust_once,
         } => {
             let toolspace = toolspace.or(env.toolspace.clone());
             run(
@@ -254,7 +287,14 @@ pub fn execute(cmd: CapCommand, env: &CapEnv) -> Result<CommandOutput, CapError>
                 &target,
                 &args,
                 args_json.as_deref(),
-                any_lifecycle,
+                RunFlags {
+                    any_lifecycle,
+                    trust: if trust_once {
+                        TrustMode::Once
+                    } else {
+                        TrustMode::RequireTrusted
+                    },
+                },
                 session.as_deref(),
                 toolspace.as_deref(),
             )
@@ -262,6 +302,12 @@ pub fn execute(cmd: CapCommand, env: &CapEnv) -> Result<CommandOutput, CapError>
         CapCommand::Init { what } => init(env, what),
         CapCommand::Promote { target, to } => change(env, &target, &to, Direction::Promote),
         CapCommand::Demote { target, to } => change(env, &target, &to, Direction::Demote),
+        CapCommand::Trust { path, list: true } => {
+            let _ = path;
+            trust_list(env)
+        }
+        CapCommand::Trust { path, list: false } => trust(env, path.as_deref()),
+        CapCommand::Untrust { path } => untrust(env, path.as_deref()),
         CapCommand::Doctor => {
             let report = DoctorReport::from_runtime(&env.runtime());
             let mut out = CommandOutput::new(report.to_json(), report.human());
@@ -493,12 +539,18 @@ fn resolve_session(env: &CapEnv, given: &str) -> Result<SessionRef, CapError> {
     )))
 }
 
+#[derive(Debug, Clone, Copy)]
+struct RunFlags {
+    any_lifecycle: bool,
+    trust: TrustMode,
+}
+
 fn run(
     env: &CapEnv,
     target: &[String],
     args: &[String],
     args_json: Option<&str>,
-    any_lifecycle: bool,
+    flags: RunFlags,
     session: Option<&str>,
     toolspace: Option<&str>,
 ) -> Result<CommandOutput, CapError> {
@@ -510,8 +562,9 @@ fn run(
         cap,
         &RunOptions {
             args,
-            any_lifecycle,
+            any_lifecycle: flags.any_lifecycle,
             session,
+            trust: flags.trust,
         },
     );
     let envelope = &outcome.envelope;
@@ -541,11 +594,14 @@ fn run(
     {
         let _ = writeln!(human, "warning: {}", w.as_str().unwrap_or_default());
     }
+    let recheck = crate::evidence::recheck_of(&cap.manifest.id, &outcome, RecheckTrigger::Cli);
     Ok(CommandOutput {
         json: envelope.to_json(),
         human,
         exit_code: if outcome.ok() { 0 } else { 1 },
         evidence: outcome.evidence,
+        recheck,
+        refused_untrusted: outcome.refused_untrusted,
     })
 }
 
@@ -585,7 +641,29 @@ fn change(
     })?;
     let rt = env.runtime();
     let cap = rt.resolve(target, env.toolspace.as_deref())?;
-    let change = lifecycle::change(&rt.registry, cap, to, direction)?;
+    let (change, written) = lifecycle::change(&rt.registry, cap, to, direction)?;
+    // A file the user trusted stays trusted: the only change is the one Fornax just wrote.
+    let changed_path = change["path"].as_str().map(PathBuf::from);
+    let mut trust = TrustStore::load(&rt.layout.home);
+    let retrust: Vec<TrustInput> = cap
+        .inputs
+        .iter()
+        .filter(|i| {
+            Some(&i.path) == changed_path.as_ref()
+                || changed_path
+                    .as_ref()
+                    .is_some_and(|p| p.canonicalize().ok().as_ref() == Some(&i.path))
+        })
+        .filter(|i| trust.is_trusted(&i.path, &i.hash))
+        .map(|i| TrustInput::new(&i.path, i.root, &written))
+        .collect();
+    if !retrust.is_empty() {
+        trust.trust(
+            &retrust,
+            &crate::time::rfc3339(std::time::SystemTime::now()),
+        );
+        trust.save()?;
+    }
     let verb = if direction == Direction::Promote {
         "promoted"
     } else {
@@ -599,4 +677,149 @@ fn change(
         change["path"].as_str().unwrap_or_default()
     );
     Ok(CommandOutput::new(change, human))
+}
+
+fn trust_target(env: &CapEnv, path: Option<&std::path::Path>) -> Result<PathBuf, CapError> {
+    match path {
+        Some(p) => Ok(p.to_path_buf()),
+        None => env.layout().workspace.ok_or_else(|| {
+            CapError::Usage(
+                "no workspace here (no .fornax/ folder above the working directory); name one: \
+                 `fornax cap trust PATH`"
+                    .to_string(),
+            )
+        }),
+    }
+}
+
+/// What a trusted file defines, for the user to review (`id: command args` for manifests).
+fn describe_trusted(path: &std::path::Path) -> Option<String> {
+    let value: Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    let id = value.get("id").and_then(Value::as_str)?;
+    let target = value.get("executionTarget")?;
+    let what = match target.get("command").and_then(Value::as_str) {
+        Some(cmd) => {
+            let args: Vec<&str> = target
+                .get("args")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            format!(
+                "runs {}",
+                std::iter::once(cmd)
+                    .chain(args)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        }
+        None => format!(
+            "handler {}",
+            target.get("handler").and_then(Value::as_str).unwrap_or("?")
+        ),
+    };
+    Some(format!("{id}: {what}"))
+}
+
+fn trust(env: &CapEnv, path: Option<&std::path::Path>) -> Result<CommandOutput, CapError> {
+    let target = trust_target(env, path)?;
+    let layout = env.layout();
+    let files = crate::trust::files_to_trust(&target, &layout)?;
+    let mut store = TrustStore::load(&layout.home);
+    store.trust(&files, &crate::time::rfc3339(std::time::SystemTime::now()));
+    store.save()?;
+    let mut human = String::new();
+    if files.is_empty() {
+        let _ = writeln!(human, "nothing to trust under {}", target.display());
+    } else {
+        let _ = writeln!(
+            human,
+            "trusted {} file(s) as they are now (recorded in {}):",
+            files.len(),
+            store.path().display()
+        );
+    }
+    let mut items = Vec::new();
+    for f in &files {
+        let what = describe_trusted(&f.path);
+        let _ = writeln!(
+            human,
+            "  {}  {}{}",
+            f.path.display(),
+            f.hash,
+            what.as_deref()
+                .map(|w| format!("\n      {w}"))
+                .unwrap_or_default()
+        );
+        items.push(json!({"path": f.path, "hash": f.hash, "defines": what}));
+    }
+    if !files.is_empty() {
+        let _ = writeln!(
+            human,
+            "a file that changes is untrusted again until you trust it anew"
+        );
+    }
+    Ok(CommandOutput::new(
+        json!({"trusted": items, "store": store.path()}),
+        human,
+    ))
+}
+
+fn untrust(env: &CapEnv, path: Option<&std::path::Path>) -> Result<CommandOutput, CapError> {
+    let target = trust_target(env, path)?;
+    let target = if target.is_absolute() {
+        target
+    } else {
+        env.cwd.join(target)
+    };
+    let target = target.canonicalize().unwrap_or(target);
+    let mut store = TrustStore::load(&env.fornax_home);
+    let removed = store.untrust(&target);
+    store.save()?;
+    let mut human = format!(
+        "untrusted {} file(s) under {}\n",
+        removed.len(),
+        target.display()
+    );
+    for r in &removed {
+        let _ = writeln!(human, "  {}", r.path.display());
+    }
+    Ok(CommandOutput::new(
+        json!({"untrusted": removed.iter().map(|r| &r.path).collect::<Vec<_>>()}),
+        human,
+    ))
+}
+
+fn trust_list(env: &CapEnv) -> Result<CommandOutput, CapError> {
+    let store = TrustStore::load(&env.fornax_home);
+    let mut human = String::new();
+    let mut items = Vec::new();
+    for r in store.records() {
+        let now = std::fs::read(&r.path)
+            .ok()
+            .map(|b| crate::trust::content_hash(&b));
+        let state = match &now {
+            Some(h) if *h == r.hash => "trusted",
+            Some(_) => "changed since trusted",
+            None => "missing",
+        };
+        let _ = writeln!(
+            human,
+            "{}  {state}  (trusted {})",
+            r.path.display(),
+            r.trusted_at
+        );
+        items.push(
+            json!({"path": r.path, "hash": r.hash, "trustedAt": r.trusted_at, "state": state}),
+        );
+    }
+    if items.is_empty() {
+        human.push_str("nothing is trusted\n");
+    }
+    if let Some(p) = &store.problem {
+        let _ = writeln!(human, "warning: {p}");
+    }
+    Ok(CommandOutput::new(
+        json!({"trusted": items, "problem": store.problem}),
+        human,
+    ))
 }

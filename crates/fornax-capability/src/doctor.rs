@@ -29,6 +29,9 @@ pub struct DoctorReport {
     pub shadowing: Vec<Value>,
     /// `{capability, policy, status}` for unknown (error) and unimplemented (warning) policies.
     pub policies: Vec<Value>,
+    /// Which confinements a capability process gets on this machine, measured by running one
+    /// (`None`: this build has no confinement helper).
+    pub confinement: Option<fornax_sandbox::Report>,
 }
 
 impl DoctorReport {
@@ -40,6 +43,11 @@ impl DoctorReport {
                 .workspace
                 .as_ref()
                 .map(|w| w.display().to_string()),
+            confinement: rt
+                .services
+                .confiner
+                .as_ref()
+                .map(crate::exec::cli::probe_confinement),
             ..DoctorReport::default()
         };
         for cap in rt.registry.all() {
@@ -151,12 +159,36 @@ impl DoctorReport {
             "orphanedToolspaceAdapters": self.orphaned,
             "shadowing": self.shadowing,
             "policies": self.policies,
+            "confinement": self.confinement.as_ref().map(|c| &c.items),
         })
     }
 
     /// Human-readable report; lines starting `error:` or `warning:` are the findings.
     pub fn human(&self) -> String {
         let mut out = String::new();
+        match &self.confinement {
+            Some(report) => {
+                let _ = writeln!(out, "confinement of capability processes on this machine:");
+                for c in &report.items {
+                    let _ = writeln!(
+                        out,
+                        "  {} {:<11} {}",
+                        if c.active { "on " } else { "OFF" },
+                        c.name,
+                        c.detail
+                    );
+                }
+                for c in report.inactive() {
+                    let _ = writeln!(out, "warning: not confined: {}: {}", c.name, c.detail);
+                }
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "warning: capability processes run unconfined (no confinement helper)"
+                );
+            }
+        }
         let _ = writeln!(
             out,
             "capabilities: {} loaded, {} rejected",

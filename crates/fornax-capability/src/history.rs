@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use fornax_types::{Evidence, SessionRef};
+use fornax_types::{Evidence, Recheck, SessionRef};
 use serde_json::Value;
 
 /// Read access to Fornax's indexed history, as JSON the caller can hand to an agent.
@@ -33,7 +33,10 @@ pub trait History: Send + Sync {
     }
 }
 
-/// Where runs started outside the CLI (the MCP server) deliver their evidence.
+/// Where runs started outside the CLI (the MCP server) deliver what they observed.
 pub trait EvidenceSink: Send + Sync {
-    fn record(&self, evidence: &[Evidence]) -> Result<(), String>;
+    /// Stores a run's evidence and, when it is tied to a session, its re-check. Must judge
+    /// nothing: no finding changes because of a run (claims made after it are judged with it
+    /// when their session is next verified).
+    fn record(&self, recheck: Option<&Recheck>, evidence: &[Evidence]) -> Result<(), String>;
 }

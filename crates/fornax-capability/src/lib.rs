@@ -44,6 +44,7 @@ pub mod schema;
 pub mod testrunners;
 pub mod time;
 pub mod toolspace;
+pub mod trust;
 
 pub use commands::{execute, CapCommand, CapEnv, CommandOutput, InitCommand};
 pub use doctor::{doctor, DoctorReport};

@@ -20,13 +20,14 @@ pub enum Direction {
     Demote,
 }
 
-/// Changes `cap`'s lifecycle to `to`. Returns a JSON description of the change.
+/// Changes `cap`'s lifecycle to `to`. Returns a JSON description of the change and the bytes
+/// written (so a file the user trusted can stay trusted: Fornax wrote the change itself).
 pub fn change(
     registry: &Registry,
     cap: &Capability,
     to: LifecycleState,
     direction: Direction,
-) -> Result<Value, CapError> {
+) -> Result<(Value, Vec<u8>), CapError> {
     let id = cap.manifest.id.clone();
     let from = cap.manifest.lifecycle_state;
     let refuse = |reason: String| CapError::Lifecycle {
@@ -46,6 +47,7 @@ pub fn change(
         }
         _ => {}
     }
+    let written;
     let path = match &cap.origin {
         Origin::Builtin => {
             return Err(refuse(
@@ -62,7 +64,7 @@ pub fn change(
                     problems,
                 });
             }
-            write(path, &value)?;
+            written = write(path, &value)?;
             path.clone()
         }
         Origin::Mount {
@@ -105,11 +107,14 @@ pub fn change(
                     problems,
                 });
             }
-            write(path, &value)?;
+            written = write(path, &value)?;
             path.clone()
         }
     };
-    Ok(json!({"id": id, "from": from, "to": to, "path": path}))
+    Ok((
+        json!({"id": id, "from": from, "to": to, "path": path}),
+        written,
+    ))
 }
 
 fn read(path: &Path) -> Result<Value, CapError> {
@@ -121,10 +126,11 @@ fn read(path: &Path) -> Result<Value, CapError> {
 }
 
 /// Writes pretty JSON through a temporary file and a rename, so readers never see half a file.
-pub(crate) fn write(path: &Path, value: &Value) -> Result<(), CapError> {
+pub(crate) fn write(path: &Path, value: &Value) -> Result<Vec<u8>, CapError> {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text).map_err(|e| CapError::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| CapError::io(path, e))
+    std::fs::write(&tmp, &text).map_err(|e| CapError::io(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| CapError::io(path, e))?;
+    Ok(text.into_bytes())
 }

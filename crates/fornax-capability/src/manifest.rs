@@ -63,14 +63,19 @@ const REQUIRED: [&str; 12] = [
     "owner",
 ];
 
-const CLI_TARGET_FIELDS: [&str; 6] = [
+const CLI_TARGET_FIELDS: [&str; 8] = [
     "command",
     "args",
     "cwd",
     "env",
     "timeoutMs",
     "maxOutputBytes",
+    "limits",
+    "writablePaths",
 ];
+
+/// Keys of `executionTarget.limits` (the confined process's resource bounds).
+pub const LIMIT_FIELDS: [&str; 4] = ["memoryMb", "cpuSeconds", "fileSizeMb", "processes"];
 const INTERNAL_TARGET_FIELDS: [&str; 1] = ["handler"];
 
 /// Declared routing and review state. Ordered: draft < reviewed < active.
@@ -368,6 +373,33 @@ fn validate_target(target: &Value, adapter_type: Option<&str>, problems: &mut Ve
             if v.as_u64().is_none_or(|n| n == 0) {
                 problems.push(format!("executionTarget.{key} must be a positive integer"));
             }
+        }
+    }
+    if let Some(limits) = obj.get("limits") {
+        match limits.as_object() {
+            Some(l) => {
+                for (key, v) in l {
+                    if !LIMIT_FIELDS.contains(&key.as_str()) {
+                        problems.push(format!(
+                            "executionTarget.limits: unknown field {key:?} (known: {})",
+                            LIMIT_FIELDS.join(", ")
+                        ));
+                    } else if v.as_u64().is_none_or(|n| n == 0) {
+                        problems.push(format!(
+                            "executionTarget.limits.{key} must be a positive integer"
+                        ));
+                    }
+                }
+            }
+            None => problems.push("executionTarget.limits must be an object".to_string()),
+        }
+    }
+    if let Some(paths) = obj.get("writablePaths") {
+        if !paths
+            .as_array()
+            .is_some_and(|a| a.iter().all(Value::is_string))
+        {
+            problems.push("executionTarget.writablePaths must be an array of strings".to_string());
         }
     }
 }

@@ -20,6 +20,8 @@ use serde_json::{json, Map, Value};
 use crate::commands::CapEnv;
 use crate::error::CapError;
 use crate::exec::RunOptions;
+use crate::trust::TrustMode;
+use fornax_types::RecheckTrigger;
 
 /// Serves MCP over `reader`/`writer` until the client disconnects.
 pub async fn serve_io<R, W>(env: CapEnv, reader: R, writer: W) -> Result<(), CapError>
@@ -201,10 +203,14 @@ fn dispatch(env: &CapEnv, name: &str, args: &Map<String, Value>) -> Result<(Valu
                     args: run_args,
                     any_lifecycle: false,
                     session: None,
+                    // An agent cannot trust what it may have written itself.
+                    trust: TrustMode::RequireTrusted,
                 },
             );
+            let recheck =
+                crate::evidence::recheck_of(&cap.manifest.id, &outcome, RecheckTrigger::Mcp);
             if let (Some(sink), false) = (&env.evidence_sink, outcome.evidence.is_empty()) {
-                if let Err(e) = sink.record(&outcome.evidence) {
+                if let Err(e) = sink.record(recheck.as_ref(), &outcome.evidence) {
                     outcome
                         .envelope
                         .warn(format!("evidence was not recorded: {e}"));

@@ -204,19 +204,13 @@ fn apply(spec: &PolicySpec, ctx: &PolicyContext<'_>, report: &mut PolicyReport) 
                 m.id, m.lifecycle_state
             ));
         }
-        "forbid_network" => {
-            if m.side_effects.iter().any(|s| s == "network") {
-                report.errors.push(format!(
-                    "forbid_network: {} declares the \"network\" side effect",
-                    m.id
-                ));
-            } else if m.adapter_type == "cli" {
-                report.warnings.push(
-                    "forbid_network is checked against the declared sideEffects; the process is \
-                     not network-isolated"
-                        .to_string(),
-                );
-            }
+        // The process gets no network unless `sideEffects` declares it (the confinement's
+        // own network namespace), so the policy only has to refuse such a declaration.
+        "forbid_network" if m.side_effects.iter().any(|s| s == "network") => {
+            report.errors.push(format!(
+                "forbid_network: {} declares the \"network\" side effect",
+                m.id
+            ));
         }
         "limit_execution" => {
             let mut limits = report.limits.unwrap_or(ctx.limits);

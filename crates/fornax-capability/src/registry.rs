@@ -22,6 +22,7 @@ use crate::id::{CapabilityId, Scope};
 use crate::layout::{Layout, Root};
 use crate::manifest::{CapabilityManifest, LifecycleState};
 use crate::toolspace::{self, ToolspaceManifest, TOOLSPACE_FILE};
+use crate::trust::TrustInput;
 
 /// Where a capability came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +87,9 @@ pub struct Capability {
     /// and defaults).
     pub manifest: CapabilityManifest,
     pub origin: Origin,
+    /// The files this capability's definition was read from, hashed as read (see
+    /// [`crate::trust`]); empty for built-ins.
+    pub inputs: Vec<TrustInput>,
 }
 
 impl Capability {
@@ -143,6 +147,7 @@ struct Candidate {
     location: String,
     manifest: CapabilityManifest,
     origin: Origin,
+    inputs: Vec<TrustInput>,
 }
 
 impl Registry {
@@ -157,6 +162,7 @@ impl Registry {
                     location,
                     manifest,
                     origin: Origin::Builtin,
+                    inputs: Vec::new(),
                 }),
                 Err(problems) => reg.reject(location, value["id"].as_str(), problems),
             }
@@ -168,10 +174,11 @@ impl Registry {
             for path in json_files(&dir) {
                 let location = path.display().to_string();
                 match read_manifest(&path, root) {
-                    Ok(manifest) => candidates.push(Candidate {
+                    Ok((manifest, input)) => candidates.push(Candidate {
                         location,
                         manifest,
                         origin: Origin::File { root, path },
+                        inputs: vec![input],
                     }),
                     Err((id, problems)) => reg.reject(location, id.as_deref(), problems),
                 }
@@ -208,6 +215,7 @@ impl Registry {
                         id: parsed,
                         manifest: c.manifest,
                         origin: c.origin,
+                        inputs: c.inputs,
                     },
                 );
                 continue;
@@ -279,10 +287,15 @@ impl Registry {
                         )],
                     );
                 } else if info.has_manifest_file {
-                    match self.load_toolspace(&file, &name) {
-                        Ok((manifest, caps)) => {
+                    match self.load_toolspace(&file, &name, *root) {
+                        Ok((manifest, caps, input)) => {
                             for s in caps {
+                                let mut inputs = vec![input.clone()];
+                                if let Some(source) = self.caps.get(&s.source_id) {
+                                    inputs.extend(source.inputs.iter().cloned());
+                                }
                                 synthesized.push(Capability {
+                                    inputs,
                                     id: s.manifest.parsed_id().unwrap_or_else(|| {
                                         CapabilityId::toolspace(&name, "?", "?")
                                     }),
@@ -313,8 +326,9 @@ impl Registry {
         &self,
         file: &Path,
         name: &str,
-    ) -> Result<(ToolspaceManifest, Vec<toolspace::Synthesized>), Vec<String>> {
-        let value = read_json(file).map_err(|e| vec![e])?;
+        root: Root,
+    ) -> Result<(ToolspaceManifest, Vec<toolspace::Synthesized>, TrustInput), Vec<String>> {
+        let (value, input) = read_json(file, root).map_err(|e| vec![e])?;
         let manifest = toolspace::parse(&value, name)?;
         let caps = toolspace::synthesize(
             &manifest,
@@ -332,7 +346,7 @@ impl Registry {
                     .collect()
             },
         )?;
-        Ok((manifest, caps))
+        Ok((manifest, caps, input))
     }
 
     pub fn get(&self, id: &str) -> Option<&Capability> {
@@ -452,17 +466,19 @@ impl Registry {
     }
 }
 
-fn read_json(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    serde_json::from_str(&text).map_err(|e| format!("not valid JSON: {e}"))
+/// Reads a JSON file once, returning the value and the hash of exactly the bytes parsed.
+fn read_json(path: &Path, root: Root) -> Result<(Value, TrustInput), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    let value = serde_json::from_slice(&bytes).map_err(|e| format!("not valid JSON: {e}"))?;
+    Ok((value, TrustInput::new(path, root, &bytes)))
 }
 
 /// Reads and validates one manifest file found under `root`.
 fn read_manifest(
     path: &Path,
     root: Root,
-) -> Result<CapabilityManifest, (Option<String>, Vec<String>)> {
-    let value = read_json(path).map_err(|e| (None, vec![e]))?;
+) -> Result<(CapabilityManifest, TrustInput), (Option<String>, Vec<String>)> {
+    let (value, input) = read_json(path, root).map_err(|e| (None, vec![e]))?;
     let id = value.get("id").and_then(Value::as_str).map(str::to_string);
     let mut problems = crate::manifest::validate(&value);
     if let Some(parsed) = id.as_deref().and_then(|i| CapabilityId::parse(i).ok()) {
@@ -484,7 +500,9 @@ fn read_manifest(
     if !problems.is_empty() {
         return Err((id, problems));
     }
-    CapabilityManifest::from_value(&value).map_err(|p| (id, p))
+    CapabilityManifest::from_value(&value)
+        .map(|m| (m, input))
+        .map_err(|p| (id, p))
 }
 
 /// `*.json` files directly in `dir`, sorted.

@@ -10,6 +10,7 @@ use crate::id::{check_segment, CapabilityId, Scope};
 use crate::layout::{Layout, Root};
 use crate::manifest::SUPPORTED_ADAPTER_TYPES;
 use crate::toolspace::TOOLSPACE_FILE;
+use crate::trust::{TrustInput, TrustStore};
 
 /// Writes a draft manifest for `id` where the registry will find it.
 pub fn capability(layout: &Layout, id: &str) -> Result<PathBuf, CapError> {
@@ -45,7 +46,7 @@ pub fn capability(layout: &Layout, id: &str) -> Result<PathBuf, CapError> {
         "policies": [],
         "owner": "TODO"
     });
-    create_json(&path, &manifest)?;
+    create_json(layout, &path, &manifest)?;
     Ok(path)
 }
 
@@ -93,7 +94,7 @@ pub fn adapter(
             if name == "cli" {
                 manifest["settings"] = json!({"timeoutMs": 60000, "maxOutputBytes": 1048576, "env": {}, "inheritEnv": []});
             }
-            create_json(&dir.join(ADAPTER_MANIFEST), &manifest)?;
+            create_json(layout, &dir.join(ADAPTER_MANIFEST), &manifest)?;
             written.push(dir.join(ADAPTER_MANIFEST));
         }
         "provider" => {
@@ -115,8 +116,8 @@ pub fn adapter(
             if script_path.exists() {
                 return Err(CapError::AlreadyExists { path: script_path });
             }
-            create_json(&dir.join(ADAPTER_MANIFEST), &manifest)?;
-            create_file(&script_path, SCRIPT_TEMPLATE)?;
+            create_json(layout, &dir.join(ADAPTER_MANIFEST), &manifest)?;
+            create_file(layout, &script_path, SCRIPT_TEMPLATE)?;
             written.push(dir.join(ADAPTER_MANIFEST));
             written.push(script_path);
         }
@@ -143,7 +144,7 @@ pub fn toolspace(layout: &Layout, name: &str) -> Result<PathBuf, CapError> {
         "policies": [],
         "moduleMounts": []
     });
-    create_json(&path, &manifest)?;
+    create_json(layout, &path, &manifest)?;
     Ok(path)
 }
 
@@ -175,14 +176,15 @@ fn no_workspace() -> CapError {
     )
 }
 
-fn create_json(path: &Path, value: &Value) -> Result<(), CapError> {
+fn create_json(layout: &Layout, path: &Path, value: &Value) -> Result<(), CapError> {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
-    create_file(path, &text)
+    create_file(layout, path, &text)
 }
 
-/// Creates `path` with `text`, failing if anything is already there.
-fn create_file(path: &Path, text: &str) -> Result<(), CapError> {
+/// Creates `path` with `text`, failing if anything is already there. A file scaffolded into the
+/// workspace is trusted as written: the user asked for it and Fornax wrote every byte.
+fn create_file(layout: &Layout, path: &Path, text: &str) -> Result<(), CapError> {
     use std::io::Write;
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| CapError::io(parent, e))?;
@@ -201,7 +203,19 @@ fn create_file(path: &Path, text: &str) -> Result<(), CapError> {
             }
         })?;
     file.write_all(text.as_bytes())
-        .map_err(|e| CapError::io(path, e))
+        .map_err(|e| CapError::io(path, e))?;
+    let in_workspace = layout
+        .root_dir(Root::Workspace)
+        .is_some_and(|marker| path.starts_with(marker));
+    if in_workspace {
+        let mut store = TrustStore::load(&layout.home);
+        store.trust(
+            &[TrustInput::new(path, Root::Workspace, text.as_bytes())],
+            &crate::time::rfc3339(std::time::SystemTime::now()),
+        );
+        store.save()?;
+    }
+    Ok(())
 }
 
 const SCRIPT_TEMPLATE: &str = r#"// Provider adapter (Rhai, sandboxed: no files, network or processes of its own).

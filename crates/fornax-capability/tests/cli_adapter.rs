@@ -52,24 +52,24 @@ fn args_translate_to_flags_with_arg_map_overrides() {
             any_lifecycle: false,
             session: None,
             toolspace: None,
+            trust_once: false,
         },
     );
     assert_eq!(out.exit_code, 0, "{}", out.human);
     let lines: Vec<&str> = out.json["data"].as_str().unwrap().lines().collect();
     assert_eq!(
         lines,
+        // Values are bound to their flags and positional values follow `--`: no value can be
+        // read as a flag.
         vec![
-            "--name",
-            "x y",
-            "--count",
-            "2",
+            "--name=x y",
+            "--count=2",
             "--verbose",
-            "--tag",
-            "a",
-            "--tag",
-            "b",
+            "--tag=a",
+            "--tag=b",
             "-k",
             "smoke",
+            "--",
             "src/lib.rs"
         ]
     );
@@ -292,6 +292,7 @@ fn internal_echo_runs_in_process() {
             any_lifecycle: false,
             session: None,
             toolspace: None,
+            trust_once: false,
         },
     );
     assert_eq!(out.json["data"], json!({"text": "HELLO"}));

@@ -145,6 +145,8 @@ fn scaffolding_and_doctor_round_trip() {
             .contains("workspace.hello.greet"),
         "greeter is private to ci: {report}"
     );
+    // The files were edited by hand: the user trusts them again after looking.
+    sb.trust_workspace();
     let out = run(
         &env,
         CapCommand::Run {
@@ -154,6 +156,7 @@ fn scaffolding_and_doctor_round_trip() {
             any_lifecycle: true,
             session: None,
             toolspace: None,
+            trust_once: false,
         },
     );
     assert_eq!(out.exit_code, 0, "{}", out.json);

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use fornax_capability::{EvidenceSink, History};
 use fornax_store::{FindingFilter, SessionFilter, Store};
-use fornax_types::{Evidence, Provider, SessionRef};
+use fornax_types::{Evidence, Provider, Recheck, SessionRef};
 use serde_json::{json, Value};
 
 #[derive(Debug, Clone)]
@@ -132,27 +132,27 @@ impl History for StoreHistory {
 }
 
 impl EvidenceSink for StoreHistory {
-    fn record(&self, evidence: &[Evidence]) -> Result<(), String> {
-        store_evidence(&self.db, evidence).map(|_| ())
+    fn record(&self, recheck: Option<&Recheck>, evidence: &[Evidence]) -> Result<(), String> {
+        store_run(&self.db, recheck, evidence).map(|_| ())
     }
 }
 
-/// Stores host-observed evidence and re-verifies the sessions it belongs to.
-pub fn store_evidence(
+/// Stores a run Fornax performed: with a session, its evidence and its re-check row together;
+/// without one, nothing (evidence must belong to an indexed session). Judges nothing: no
+/// finding changes because of a run. Returns whether anything was stored.
+pub fn store_run(
     db: &Path,
+    recheck: Option<&Recheck>,
     evidence: &[Evidence],
-) -> Result<fornax_ingest::VerifyOutcome, String> {
+) -> Result<bool, String> {
+    let Some(recheck) = recheck else {
+        return Ok(false);
+    };
     let mut store = Store::open(db).map_err(|e| e.to_string())?;
-    let mut sessions = Vec::new();
-    for e in evidence {
-        match store.add_evidence(e) {
-            Ok(sid) => sessions.push(sid),
-            // Evidence of a run tied to no indexed session has nowhere to go.
-            Err(fornax_store::StoreError::NoSuchSession(_)) => {}
-            Err(err) => return Err(err.to_string()),
-        }
+    match store.add_recheck(recheck, evidence) {
+        Ok(_) => Ok(true),
+        // A run tied to no indexed session has nowhere to go.
+        Err(fornax_store::StoreError::NoSuchSession(_)) => Ok(false),
+        Err(err) => Err(err.to_string()),
     }
-    sessions.sort_unstable();
-    sessions.dedup();
-    fornax_ingest::verify_sessions(&mut store, &sessions).map_err(|e| e.to_string())
 }

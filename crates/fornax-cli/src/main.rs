@@ -116,6 +116,14 @@ fn run(cli: Cli) -> Result<(), CliError> {
 }
 
 fn main() -> ExitCode {
+    // A capability process's confinement helper: confines itself, then runs the program.
+    // First, before anything starts a thread.
+    let mut raw = std::env::args_os();
+    if raw.nth(1).is_some_and(|a| a == fornax_sandbox::HELPER_ARG) {
+        let spec = raw.next().map(PathBuf::from).unwrap_or_default();
+        let code = fornax_sandbox::helper_main(&spec);
+        return ExitCode::from(u8::try_from(code.clamp(0, 255)).unwrap_or(1));
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -105,3 +105,21 @@ pub fn clip(s: &str, n: usize) -> String {
     let cut: String = one_line.chars().take(n.saturating_sub(1)).collect();
     format!("{cut}…")
 }
+
+/// "re-checked 2026-12-01: passes now — 5 passed, 0 failed (cargo) [workspace.test.run]": a
+/// run Fornax performed after the claim, shown beside its finding (never instead of it).
+pub fn recheck_line(r: &fornax_store::RecheckRow) -> String {
+    let date = r.finished_at.get(..10).unwrap_or(&r.finished_at);
+    let phrase = fornax_types::RecheckOutcome::parse(&r.outcome)
+        .map(|o| o.phrase())
+        .unwrap_or(r.outcome.as_str());
+    let trust = match r.trust_class.as_str() {
+        "workspace_untrusted" => ", untrusted: run once, decides nothing",
+        "workspace_trusted" => ", from trusted workspace files",
+        _ => "",
+    };
+    format!(
+        "re-checked {date}: {phrase} — {} [{}{trust}]",
+        r.summary, r.capability_id
+    )
+}

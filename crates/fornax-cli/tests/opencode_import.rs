@@ -313,8 +313,12 @@ fn shared() -> Option<PathBuf> {
     if let Ok(d) = std::env::var("FORNAX_SHARED") {
         return Some(PathBuf::from(d)).filter(|p| p.join("corpus").is_dir());
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?.parent()?;
-    Some(root.parent()?.join("shared")).filter(|p| p.join("corpus").is_dir())
+    // The nearest `shared/corpus` above the workspace (its sibling in CI).
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .skip(2)
+        .map(|dir| dir.join("shared"))
+        .find(|p| p.join("corpus").is_dir())
 }
 
 /// Where a storage object lives in opencode's tree, from its fields.

@@ -16,7 +16,8 @@
 //!   source's transaction and added to the FTS5 index in batches by [`Store::flush_search_index`] (at
 //!   the end of a scan, or when the store is next opened for writing); [`Store::search`] also
 //!   scans pending texts, so results never miss committed text.
-//! * Findings are append-only: a new row only when a claim's judgement changes.
+//! * Findings are append-only: a new row only when a claim's judgement changes. A re-check
+//!   (a run Fornax performed later) is a row of its own beside them, never a new verdict.
 //! * Verification is owed, not assumed: a source's transaction marks the sessions it touched
 //!   as pending (`verify_pending`), and only the write that stores their family's judgement
 //!   clears the mark ([`Store::pending_verification`]).
@@ -28,6 +29,7 @@ mod error;
 mod foreign;
 mod query;
 mod read;
+mod recheck;
 mod schema;
 mod trees;
 mod write;
@@ -39,6 +41,7 @@ pub use read::{
     describe_evidence, DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow,
     RecordLocation, SearchHit, SessionDetail, SessionFilter, SessionRow, VerificationWrite,
 };
+pub use recheck::RecheckRow;
 pub use schema::SCHEMA_VERSION;
 pub use trees::TreeMemberState;
 pub use write::{Drift, SourceCursor, SourceSpec, SourceState, SourceWriter, WriteSummary};

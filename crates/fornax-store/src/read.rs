@@ -124,6 +124,9 @@ pub struct FindingRow {
     pub loop_position: Option<i64>,
     pub computed_at: String,
     pub at: Option<String>,
+    /// Runs Fornax performed after the claim that speak to it, oldest first: dated results
+    /// beside the verdict, which they never change.
+    pub rechecks: Vec<crate::RecheckRow>,
 }
 
 impl FindingRow {
@@ -149,6 +152,8 @@ impl Serialize for FindingRow {
             loop_position: Option<i64>,
             computed_at: &'a str,
             at: Option<&'a str>,
+            #[serde(skip_serializing_if = "<[_]>::is_empty")]
+            rechecks: &'a [crate::RecheckRow],
         }
         Row {
             verdict: &self.verdict,
@@ -163,6 +168,7 @@ impl Serialize for FindingRow {
             loop_position: self.loop_position,
             computed_at: &self.computed_at,
             at: self.at.as_deref(),
+            rechecks: &self.rechecks,
         }
         .serialize(serializer)
     }
@@ -909,6 +915,7 @@ impl Store {
         })?;
         let mut out = Vec::new();
         let mut sources_cache: HashMap<i64, Vec<String>> = HashMap::new();
+        let mut rechecks_cache: HashMap<i64, Vec<crate::RecheckRow>> = HashMap::new();
         for row in rows {
             let (
                 verdict,
@@ -980,6 +987,18 @@ impl Store {
                     claim[k] = v;
                 }
             }
+            if let std::collections::hash_map::Entry::Vacant(e) = rechecks_cache.entry(sid) {
+                e.insert(self.rechecks(sid)?);
+            }
+            let rechecks = rechecks_cache
+                .get(&sid)
+                .map(|all| {
+                    all.iter()
+                        .filter(|r| r.speaks_to(&subject, at.as_deref()))
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default();
             out.push(FindingRow {
                 verdict,
                 claim,
@@ -992,6 +1011,7 @@ impl Store {
                 loop_position,
                 computed_at,
                 at,
+                rechecks,
             });
         }
         Ok(out)

@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::StoreError;
 
 /// Every migration, in order. Index `i` migrates version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
@@ -259,6 +259,27 @@ CREATE TABLE fts_pending (text_id INTEGER PRIMARY KEY);
 CREATE INDEX item_seq ON item(seq);
 "#;
 
+// Runs Fornax performed itself and tied to a session (`verify --recheck`, MCP `cap_run`,
+// `cap run`): dated results of their own, shown beside the findings they speak to. A finding
+// keeps the verdict its claim had when it was made; a re-check never rewrites it.
+const V4: &str = r#"
+CREATE TABLE recheck (
+    id              INTEGER PRIMARY KEY,
+    session_id      INTEGER NOT NULL REFERENCES session(id),
+    capability_id   TEXT NOT NULL,
+    trigger         TEXT NOT NULL,
+    started_at      TEXT NOT NULL,
+    finished_at     TEXT NOT NULL,
+    outcome         TEXT NOT NULL,
+    summary         TEXT NOT NULL,
+    subjects        TEXT NOT NULL,
+    trust_class     TEXT NOT NULL,
+    manifest_hash   TEXT,
+    evidence        TEXT NOT NULL
+);
+CREATE INDEX recheck_by_session ON recheck(session_id, finished_at);
+"#;
+
 // Typed judgement rows and resumable verification.
 //
 // `claim.assertion` keeps what a claim asserts beyond its target (scope, quantity, actor) and
@@ -269,7 +290,7 @@ CREATE INDEX item_seq ON item(seq);
 // adds the sessions it touched, and the verification write that judged a family removes them in
 // its own transaction, so a pass that dies in between leaves them for the next pass. Every
 // session is owed one now: the verifier that reads these rows is new.
-const V4: &str = r#"
+const V5: &str = r#"
 ALTER TABLE claim ADD COLUMN assertion TEXT;
 ALTER TABLE finding ADD COLUMN reason TEXT;
 CREATE TABLE verify_pending (session_id INTEGER PRIMARY KEY);
@@ -291,4 +312,45 @@ pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         tx.commit()?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A home written by the previous release (schema 3, no re-checks) upgrades in place: its
+    /// rows are kept and the re-check table is there.
+    #[test]
+    fn a_previous_release_database_upgrades() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("fornax.db");
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            for sql in &MIGRATIONS[..3] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", 3u32).unwrap();
+            tx.execute(
+                "INSERT INTO session (provider, native_id, cwd) VALUES ('codex', 's-old', '/w')",
+                [],
+            )
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        let mut conn = Connection::open(&path).unwrap();
+        migrate(&mut conn).unwrap();
+        let version: u32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        let kept: String = conn
+            .query_row("SELECT native_id FROM session", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(kept, "s-old");
+        let rechecks: i64 = conn
+            .query_row("SELECT COUNT(*) FROM recheck", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rechecks, 0);
+    }
 }

@@ -107,6 +107,37 @@ pub struct TestSummaryPayload {
     /// The run selected a subset of the suite (a filter, a package, a path).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filtered: Option<bool>,
+    /// What the output showed per scope (test, file, package, module), failures first when
+    /// the list is bounded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<TestScopeResult>,
+    /// More scopes were shown than were kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scopes_truncated: Option<bool>,
+}
+
+/// How one scope of a test run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestOutcome {
+    Passed,
+    Failed,
+    Skipped,
+}
+
+/// One scope a test runner reported on: a test, a file, a package or a module, as the runner
+/// named it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestScopeResult {
+    pub unit: crate::judgement::ScopeUnit,
+    pub name: String,
+    pub outcome: TestOutcome,
+    /// Tests that passed in the scope, when the runner counts them per scope.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passed: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -491,6 +522,20 @@ pub enum TrustClass {
     ModelInternal,
     /// Written before provenance was tracked.
     PreProvenance,
+    /// Fornax ran it, from a workspace capability whose every file the user trusted by content
+    /// hash: the agent could have written those files, the user vouched for this exact content.
+    WorkspaceTrusted,
+    /// Fornax ran it once, at the user's request, from a workspace capability nobody trusted:
+    /// recorded, but never the basis of a verdict.
+    WorkspaceUntrusted,
+}
+
+impl TrustClass {
+    /// May a verdict rest on evidence of this class? Not on runs of capabilities the watched
+    /// agent could have written and the user did not trust.
+    pub fn may_decide_verdicts(self) -> bool {
+        self != TrustClass::WorkspaceUntrusted
+    }
 }
 
 /// How the evidence was collected (independent of trust).

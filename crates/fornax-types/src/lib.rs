@@ -31,9 +31,11 @@ pub mod capabilities;
 pub mod evidence;
 pub mod extension;
 pub mod judgement;
+pub mod kit;
 pub mod physical;
 pub mod provider;
 pub mod reason;
+pub mod recheck;
 pub mod sensor;
 pub mod shell;
 pub mod text;
@@ -61,5 +63,6 @@ pub use judgement::{
 pub use physical::{ByteRange, Fingerprint, Record, RecordRef, Source, SourceId, SourceKind};
 pub use provider::Provider;
 pub use reason::{Reason, StoredReason};
+pub use recheck::{Recheck, RecheckOutcome, RecheckTrigger};
 pub use sensor::{EvidenceSensor, SensorInput, SensorOutcome};
 pub use wire::{IngestMessage, WireMessage, WIRE_VERSION};

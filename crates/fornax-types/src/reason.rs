@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::canonical::EvidenceStrength;
 use crate::evidence::FileOperation;
+use crate::judgement::ScopeUnit;
 
 /// Where on the session's timeline something happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -230,10 +231,40 @@ pub enum Reason {
         run: RunFact,
         readings: Vec<Reading>,
     },
-    /// Only the runs of a tool that could not start: no run at all.
-    CouldNotStart {
+    /// Only runs that could not start (command not found, missing toolchain or script): no
+    /// run at all.
+    NotStarted {
+        check: CheckKind,
         run: RunFact,
-        line: String,
+        failure: String,
+    },
+    /// The run's output shows the claimed scope failing.
+    ScopeFails {
+        run: RunFact,
+        unit: ScopeUnit,
+        name: String,
+        /// The scope as the runner reported it.
+        reported: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fresh_after: Option<ChangeFact>,
+    },
+    /// The run's output shows the claimed scope passing.
+    ScopePasses {
+        run: RunFact,
+        unit: ScopeUnit,
+        name: String,
+        matching: u32,
+        /// Other scopes of the same run failed.
+        others_failed: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fresh_after: Option<ChangeFact>,
+    },
+    /// A failing run that reports totals only: nothing about the claimed scope.
+    ScopeUnknown {
+        run: RunFact,
+        readings: Vec<Reading>,
+        unit: ScopeUnit,
+        name: String,
     },
     Ran {
         command: String,
@@ -385,7 +416,10 @@ impl Reason {
             Reason::Inconclusive { .. } => "inconclusive",
             Reason::FullPassThenFiltered { .. } => "fresh_full_pass_then_filtered",
             Reason::Filtered { .. } => "filtered",
-            Reason::CouldNotStart { .. } => "could_not_start",
+            Reason::NotStarted { .. } => "not_started",
+            Reason::ScopeFails { .. } => "scope_fails",
+            Reason::ScopePasses { .. } => "scope_passes",
+            Reason::ScopeUnknown { .. } => "scope_unknown",
             Reason::Ran { .. } => "ran",
             Reason::Written { .. } => "written",
             Reason::Deleted { .. } => "deleted",
@@ -546,10 +580,60 @@ impl Reason {
                 run_phrase(run),
                 readings_phrase(readings)
             )?,
-            Reason::CouldNotStart { run, line } => write!(
+            Reason::NotStarted {
+                check,
+                run,
+                failure,
+            } => write!(
                 s,
-                "The only relevant run {} could not start (`{line}`): that is no run at all, not a failing one; {ABSENCE}.",
+                "The only {} run, {}, could not start (`{failure}`): that is no run, so nothing shows the result; {ABSENCE}.",
+                check_word(*check),
                 run_phrase(run)
+            )?,
+            Reason::ScopeFails {
+                run,
+                unit,
+                name,
+                reported,
+                fresh_after,
+            } => write!(
+                s,
+                "The latest relevant run {} shows the {} `{name}` failing ({} `{reported}`); {}.",
+                run_phrase(run),
+                unit_word(*unit),
+                unit_word(*unit),
+                fresh_phrase(fresh_after)
+            )?,
+            Reason::ScopePasses {
+                run,
+                unit,
+                name,
+                matching,
+                others_failed,
+                fresh_after,
+            } => write!(
+                s,
+                "The latest relevant run {} shows the {} `{name}` passing ({matching} matching result(s), none failed){}; {}.",
+                run_phrase(run),
+                unit_word(*unit),
+                if *others_failed {
+                    ", although other scopes failed"
+                } else {
+                    ""
+                },
+                fresh_phrase(fresh_after)
+            )?,
+            Reason::ScopeUnknown {
+                run,
+                readings,
+                unit,
+                name,
+            } => write!(
+                s,
+                "The latest relevant run {} failed ({}), but its output does not show the {} `{name}` either way.",
+                run_phrase(run),
+                readings_phrase(readings),
+                unit_word(*unit)
             )?,
             Reason::Ran { command, run, runs } => write!(
                 s,
@@ -812,9 +896,45 @@ impl Reason {
                     change_texts(c, &mut out);
                 }
             }
-            Reason::CouldNotStart { run, line } => {
+            Reason::NotStarted { run, failure, .. } => {
                 out.push(&mut run.command);
-                out.push(line);
+                out.push(failure);
+            }
+            Reason::ScopeFails {
+                run,
+                name,
+                reported,
+                fresh_after,
+                ..
+            } => {
+                out.push(&mut run.command);
+                out.push(name);
+                out.push(reported);
+                if let Some(c) = fresh_after {
+                    change_texts(c, &mut out);
+                }
+            }
+            Reason::ScopePasses {
+                run,
+                name,
+                fresh_after,
+                ..
+            } => {
+                out.push(&mut run.command);
+                out.push(name);
+                if let Some(c) = fresh_after {
+                    change_texts(c, &mut out);
+                }
+            }
+            Reason::ScopeUnknown {
+                run,
+                readings,
+                name,
+                ..
+            } => {
+                out.push(&mut run.command);
+                readings_texts(readings, &mut out);
+                out.push(name);
             }
             Reason::Ran { command, run, .. } => {
                 out.push(command);
@@ -901,6 +1021,17 @@ fn readings_texts<'a>(readings: &'a mut [Reading], out: &mut Vec<&'a mut String>
     }
 }
 
+fn unit_word(unit: ScopeUnit) -> &'static str {
+    match unit {
+        ScopeUnit::Test => "test",
+        ScopeUnit::File => "file",
+        ScopeUnit::Package => "package",
+        ScopeUnit::Module => "module",
+        ScopeUnit::Service => "service",
+        ScopeUnit::Suite => "suite",
+    }
+}
+
 fn check_word(check: CheckKind) -> &'static str {
     match check {
         CheckKind::Test => "test",
@@ -962,7 +1093,6 @@ fn strength_word(s: EvidenceStrength) -> &'static str {
 }
 
 fn reading_phrase(r: &Reading) -> String {
-    let count = |v: &Option<u64>| v.map_or_else(|| "?".to_string(), |n| n.to_string());
     match r {
         Reading::NoResult => "no result was ever recorded for the call".into(),
         Reading::Interrupted => "the call was interrupted".into(),
@@ -981,19 +1111,23 @@ fn reading_phrase(r: &Reading) -> String {
             skipped,
             filtered_out,
         } => {
-            let mut out = format!(
-                "summary ({runner} {} passed, {} failed",
-                count(passed),
-                count(failed)
-            );
+            let mut parts = Vec::new();
+            if let Some(n) = passed {
+                parts.push(format!("{n} passed"));
+            }
+            if let Some(n) = failed {
+                parts.push(format!("{n} failed"));
+            }
             if let Some(n) = skipped.filter(|n| *n > 0) {
-                let _ = write!(out, ", {n} skipped");
+                parts.push(format!("{n} skipped"));
             }
             if let Some(n) = filtered_out.filter(|n| *n > 0) {
-                let _ = write!(out, ", {n} filtered out");
+                parts.push(format!("{n} filtered out"));
             }
-            out.push(')');
-            out
+            if parts.is_empty() {
+                parts.push("no counts".into());
+            }
+            format!("summary ({runner} {})", parts.join(", "))
         }
         Reading::Subset => "the run selected a subset of the suite".into(),
         Reading::SummaryShowsNoFailure => "but the summary reports no failing test".into(),

@@ -9,14 +9,13 @@
 use fornax_types::shell::parse_invocations;
 use fornax_types::{Connector, Invocation};
 
-mod filters;
+pub(crate) mod filters;
 mod launchers;
-mod wrappers;
+pub(crate) mod wrappers;
 
-use filters::*;
 pub use launchers::effective_invocations;
+use wrappers::classify_script_path;
 pub use wrappers::script_kind;
-use wrappers::*;
 
 /// What a command is for, as far as claims are concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -52,7 +51,7 @@ pub struct CommandClass {
 }
 
 impl CommandClass {
-    fn other() -> Self {
+    pub(crate) fn other() -> Self {
         CommandClass {
             kind: CommandKind::Other,
             tool: None,
@@ -61,16 +60,7 @@ impl CommandClass {
         }
     }
 
-    fn direct(kind: CommandKind, tool: &str, filtered: bool) -> Self {
-        CommandClass {
-            kind,
-            tool: Some(tool.to_string()),
-            filtered,
-            wrapper: false,
-        }
-    }
-
-    fn wrapped(kind: CommandKind, tool: String, filtered: bool) -> Self {
+    pub(crate) fn wrapped(kind: CommandKind, tool: String, filtered: bool) -> Self {
         CommandClass {
             kind,
             tool: Some(tool),
@@ -117,345 +107,10 @@ pub fn base_name(program: &str) -> &str {
     name
 }
 
-/// Classifies one (already unwrapped) invocation.
+/// Classifies one (already unwrapped) invocation: the tool table's entry for it, else a
+/// script path named for its purpose (`./scripts/test.sh`).
 pub fn classify_invocation(inv: &Invocation) -> CommandClass {
-    let program = base_name(&inv.program);
-    let args: Vec<&str> = inv.argv.iter().map(String::as_str).collect();
-    let sub = args.first().copied().unwrap_or("");
-    use CommandKind::*;
-    match program {
-        "cargo" => classify_cargo(&args),
-        "cargo-nextest" => CommandClass::direct(Test, "nextest", nextest_filtered(&args)),
-        "go" => match sub {
-            "test" => CommandClass::direct(Test, "go-test", go_test_filtered(&args[1..])),
-            "build" | "install" => CommandClass::direct(Build, "go-build", false),
-            "vet" => CommandClass::direct(Lint, "go-vet", false),
-            _ => CommandClass::other(),
-        },
-        "golangci-lint" | "staticcheck" | "revive" | "errcheck" => {
-            CommandClass::direct(Lint, program, false)
-        }
-        "gofmt" if args.iter().any(|a| *a == "-l" || *a == "-d") => {
-            CommandClass::direct(Lint, "gofmt", false)
-        }
-        "pytest" | "py.test" => CommandClass::direct(Test, "pytest", pytest_filtered(&args)),
-        "unittest" => CommandClass::direct(
-            Test,
-            "unittest",
-            args.iter().any(|a| !a.starts_with('-') && *a != "discover"),
-        ),
-        "tox" => CommandClass::wrapped(Test, "tox".into(), posargs_filtered(&args)),
-        "nox" => {
-            let lint = args
-                .iter()
-                .any(|a| a.contains("lint") || a.contains("typing") || a.contains("mypy"));
-            CommandClass::wrapped(
-                if lint { Lint } else { Test },
-                "nox".into(),
-                posargs_filtered(&args),
-            )
-        }
-        "jest" => CommandClass::direct(Test, "jest", js_runner_filtered(&args, &[])),
-        "vitest" => {
-            if sub == "bench" {
-                return CommandClass::other();
-            }
-            let filtered = sub == "related" || js_runner_filtered(&args, &["run", "watch", "dev"]);
-            CommandClass::direct(Test, "vitest", filtered)
-        }
-        "mocha" | "ava" | "tap" | "jasmine" | "karma" | "c8" | "nyc" => {
-            CommandClass::direct(Test, program, js_runner_filtered(&args, &["start", "run"]))
-        }
-        "playwright" | "cypress" if matches!(sub, "test" | "run") => {
-            CommandClass::direct(Test, program, js_runner_filtered(&args[1..], &[]))
-        }
-        "bun" => classify_bun(&args),
-        "deno" if sub == "task" => classify_script_name(
-            "deno",
-            args.get(1).copied().unwrap_or(""),
-            args.get(2..).unwrap_or(&[]),
-        ),
-        "hatch" | "pdm" | "rye" | "poetry" if sub == "run" => {
-            let name = args.get(1).copied().unwrap_or("");
-            classify_script_name(program, name, args.get(2..).unwrap_or(&[]))
-        }
-        "turbo" => {
-            let name = if sub == "run" {
-                args.get(1).copied().unwrap_or("")
-            } else {
-                sub
-            };
-            classify_script_name("turbo", name, &[])
-        }
-        "lerna" if sub == "run" => {
-            classify_script_name("lerna", args.get(1).copied().unwrap_or(""), &[])
-        }
-        "nx" => {
-            let target = match sub {
-                "run" => args
-                    .get(1)
-                    .map(|t| t.rsplit(':').next().unwrap_or(t))
-                    .unwrap_or(""),
-                "run-many" | "affected" => args
-                    .windows(2)
-                    .find(|w| w[0] == "-t" || w[0] == "--target" || w[0] == "--targets")
-                    .map(|w| w[1])
-                    .unwrap_or(""),
-                other => other,
-            };
-            let mut class = classify_script_name("nx", target, &[]);
-            // `nx test app` or `nx affected` runs part of the workspace.
-            if class.kind == Test && (sub == "affected" || (sub != "run-many" && args.len() > 1)) {
-                class.filtered = true;
-            }
-            class
-        }
-        "sbt" => {
-            let tasks: Vec<&str> = args
-                .iter()
-                .copied()
-                .filter(|a| !a.starts_with('-'))
-                .collect();
-            if tasks
-                .iter()
-                .any(|t| t.starts_with("testOnly") || t.starts_with("testQuick"))
-            {
-                CommandClass::direct(Test, "sbt", true)
-            } else if tasks.iter().any(|t| *t == "test" || t.ends_with("/test")) {
-                CommandClass::direct(Test, "sbt", tasks.iter().any(|t| t.ends_with("/test")))
-            } else if tasks
-                .iter()
-                .any(|t| t.contains("scalafmtCheck") || t.contains("scalastyle"))
-            {
-                CommandClass::direct(Lint, "sbt", false)
-            } else if tasks
-                .iter()
-                .any(|t| *t == "compile" || t.ends_with("/compile") || *t == "package")
-            {
-                CommandClass::direct(Build, "sbt", false)
-            } else {
-                CommandClass::other()
-            }
-        }
-        "deno" => match sub {
-            "test" => CommandClass::direct(
-                Test,
-                "deno-test",
-                has_flag(&args, &["--filter"]) || positional_count(&args[1..], &[]) > 0,
-            ),
-            "lint" => CommandClass::direct(Lint, "deno-lint", false),
-            "check" => CommandClass::direct(Build, "deno-check", false),
-            "fmt" if has_flag(&args, &["--check"]) => CommandClass::direct(Lint, "deno-fmt", false),
-            _ => CommandClass::other(),
-        },
-        "npm" | "pnpm" | "yarn" => classify_package_script(program, &args),
-        "rspec" => CommandClass::direct(Test, "rspec", rspec_filtered(&args)),
-        "rails" if sub == "test" => {
-            CommandClass::direct(Test, "rails-test", positional_count(&args[1..], &[]) > 0)
-        }
-        "rake" => match sub {
-            "test" | "spec" => CommandClass::wrapped(Test, format!("rake:{sub}"), false),
-            "rubocop" | "lint" => CommandClass::wrapped(Lint, format!("rake:{sub}"), false),
-            _ => CommandClass::other(),
-        },
-        "rubocop" | "standardrb" => CommandClass::direct(Lint, program, false),
-        "phpunit" | "pest" | "paratest" => {
-            CommandClass::direct(Test, program, phpunit_filtered(&args))
-        }
-        "php" if sub == "artisan" && args.get(1) == Some(&"test") => {
-            CommandClass::direct(Test, "artisan-test", phpunit_filtered(&args[2..]))
-        }
-        "phpstan" | "psalm" | "phpcs" | "php-cs-fixer" if !args.contains(&"fix") => {
-            CommandClass::direct(Lint, program, false)
-        }
-        "composer" => classify_package_script("composer", &args),
-        "mvn" | "mvnw" => classify_maven(&args),
-        "gradle" | "gradlew" => classify_gradle(&args),
-        "dotnet" => match sub {
-            "test" => CommandClass::direct(Test, "dotnet-test", dotnet_filtered(&args[1..])),
-            "build" | "publish" => CommandClass::direct(Build, "dotnet-build", false),
-            "format" if has_flag(&args, &["--verify-no-changes"]) => {
-                CommandClass::direct(Lint, "dotnet-format", false)
-            }
-            _ => CommandClass::other(),
-        },
-        "ctest" => CommandClass::direct(
-            Test,
-            "ctest",
-            has_flag(
-                &args,
-                &[
-                    "-R",
-                    "--tests-regex",
-                    "-L",
-                    "--label-regex",
-                    "-E",
-                    "--exclude-regex",
-                    "-I",
-                ],
-            ),
-        ),
-        "cmake" if has_flag(&args, &["--build"]) => {
-            if args.iter().any(|a| *a == "test" || *a == "check") {
-                CommandClass::direct(Test, "cmake-test", false)
-            } else {
-                CommandClass::direct(Build, "cmake-build", false)
-            }
-        }
-        "ninja" | "msbuild" | "xcodebuild" => {
-            if args.contains(&"test") {
-                CommandClass::direct(Test, program, false)
-            } else {
-                CommandClass::direct(Build, program, false)
-            }
-        }
-        "meson" => match sub {
-            "test" => CommandClass::direct(
-                Test,
-                "meson-test",
-                positional_count(&args[1..], &["-C"]) > 0,
-            ),
-            "compile" => CommandClass::direct(Build, "meson-compile", false),
-            _ => CommandClass::other(),
-        },
-        "make" | "gmake" | "just" | "task" | "mage" => classify_task(program, &args),
-        "swift" => match sub {
-            "test" => {
-                CommandClass::direct(Test, "swift-test", has_flag(&args, &["--filter", "--skip"]))
-            }
-            "build" => CommandClass::direct(Build, "swift-build", false),
-            _ => CommandClass::other(),
-        },
-        "mix" => match sub {
-            "test" => CommandClass::direct(Test, "mix-test", positional_count(&args[1..], &[]) > 0),
-            "compile" => CommandClass::direct(Build, "mix-compile", false),
-            "credo" | "dialyzer" => CommandClass::direct(Lint, "mix-credo", false),
-            "format" if has_flag(&args, &["--check-formatted"]) => {
-                CommandClass::direct(Lint, "mix-format", false)
-            }
-            _ => CommandClass::other(),
-        },
-        "stack" | "cabal" => match sub {
-            "test" => CommandClass::direct(Test, "haskell-test", false),
-            "build" => CommandClass::direct(Build, "haskell-build", false),
-            _ => CommandClass::other(),
-        },
-        "zig" if sub == "build" => {
-            if args.contains(&"test") {
-                CommandClass::direct(Test, "zig-test", false)
-            } else {
-                CommandClass::direct(Build, "zig-build", false)
-            }
-        }
-        "dart" | "flutter" => match sub {
-            "test" => {
-                CommandClass::direct(Test, "dart-test", positional_count(&args[1..], &[]) > 0)
-            }
-            "analyze" => CommandClass::direct(Lint, "dart-analyze", false),
-            "build" | "compile" => CommandClass::direct(Build, "dart-build", false),
-            _ => CommandClass::other(),
-        },
-        "tsc" | "vue-tsc" | "svelte-check" | "tsgo" => CommandClass::direct(Build, program, false),
-        "webpack" | "esbuild" | "rollup" | "parcel" | "tsup" => {
-            CommandClass::direct(Build, program, false)
-        }
-        "vite" | "next" | "nuxt" | "astro" if sub == "build" => {
-            CommandClass::direct(Build, program, false)
-        }
-        "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++" | "rustc" | "javac" | "kotlinc" => {
-            CommandClass::direct(Build, program, false)
-        }
-        // With `--fix` a linter still reports (and exits on) what it could not fix.
-        "eslint" | "stylelint" | "tslint" | "oxlint" | "standard" | "xo" | "jshint" => {
-            CommandClass::direct(Lint, program, false)
-        }
-        "prettier" if has_flag(&args, &["--check", "-c", "--list-different", "-l"]) => {
-            CommandClass::direct(Lint, "prettier", false)
-        }
-        "biome"
-            if matches!(sub, "check" | "lint" | "ci")
-                && !has_flag(&args, &["--write", "--apply", "--fix"]) =>
-        {
-            CommandClass::direct(Lint, "biome", false)
-        }
-        "ruff" => match sub {
-            "format" if has_flag(&args, &["--check", "--diff"]) => {
-                CommandClass::direct(Lint, "ruff-format", false)
-            }
-            "format" => CommandClass::other(),
-            _ => CommandClass::direct(Lint, "ruff", false),
-        },
-        "black" | "isort" if has_flag(&args, &["--check", "--diff", "--check-only", "-c"]) => {
-            CommandClass::direct(Lint, program, false)
-        }
-        "flake8" | "pylint" | "pyflakes" | "pycodestyle" | "pydocstyle" | "bandit" | "vulture" => {
-            CommandClass::direct(Lint, program, false)
-        }
-        "mypy" | "dmypy" | "pyright" | "basedpyright" | "pytype" | "pyre" | "ty" => {
-            CommandClass::direct(
-                Lint,
-                if program == "dmypy" { "mypy" } else { program },
-                false,
-            )
-        }
-        "pre-commit" if sub == "run" || sub.is_empty() => {
-            CommandClass::direct(Lint, "pre-commit", false)
-        }
-        "ktlint" | "detekt" | "swiftlint" | "shellcheck" | "hadolint" | "clang-tidy"
-        | "cppcheck" | "markdownlint" | "markdownlint-cli2" | "yamllint" | "actionlint"
-        | "cpplint" | "tflint" | "luacheck" | "checkstyle" => {
-            CommandClass::direct(Lint, program, false)
-        }
-        "clang-format" if has_flag(&args, &["--dry-run", "-n"]) => {
-            CommandClass::direct(Lint, program, false)
-        }
-        "rustfmt" if has_flag(&args, &["--check"]) => CommandClass::direct(Lint, "rustfmt", false),
-        _ => classify_script_path(&inv.program),
-    }
-}
-
-fn classify_cargo(args: &[&str]) -> CommandClass {
-    use CommandKind::*;
-    // Skip toolchain selectors and global options before the subcommand.
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        if a.starts_with('+') || (a.starts_with('-') && !a.starts_with("--manifest")) {
-            i += if matches!(*a, "-C" | "--config" | "-Z") {
-                2
-            } else {
-                1
-            };
-        } else {
-            break;
-        }
-    }
-    let sub = args.get(i).copied().unwrap_or("");
-    let rest = args.get(i + 1..).unwrap_or(&[]);
-    match sub {
-        "test" | "t" => CommandClass::direct(Test, "cargo-test", cargo_test_filtered(rest)),
-        "nextest" if rest.first() == Some(&"run") => {
-            CommandClass::direct(Test, "nextest", nextest_filtered(&rest[1..]))
-        }
-        "llvm-cov" | "tarpaulin" | "miri" if !rest.contains(&"report") => {
-            CommandClass::direct(Test, "cargo-test", cargo_test_filtered(rest))
-        }
-        "insta" if rest.first() == Some(&"test") => {
-            CommandClass::direct(Test, "cargo-test", cargo_test_filtered(&rest[1..]))
-        }
-        "build" | "b" => CommandClass::direct(Build, "cargo-build", false),
-        "check" | "c" => CommandClass::direct(Build, "cargo-check", false),
-        "clippy" => {
-            if has_flag(rest, &["--fix"]) {
-                CommandClass::other()
-            } else {
-                CommandClass::direct(Lint, "clippy", false)
-            }
-        }
-        "fmt" if has_flag(rest, &["--check"]) => CommandClass::direct(Lint, "rustfmt", false),
-        "deny" | "audit" | "machete" => CommandClass::direct(Lint, "cargo-lint", false),
-        "make" => classify_task("cargo-make", rest),
-        _ => CommandClass::other(),
-    }
+    crate::tools::classify(inv).unwrap_or_else(|| classify_script_path(&inv.program))
 }
 
 /// Whether the exit status of the whole line reflects the invocation at `index` (an index into
@@ -519,6 +174,7 @@ pub fn looks_like_command(text: &str) -> bool {
     }
     let program = base_name(&first.program);
     if KNOWN_PROGRAMS.contains(&program)
+        || crate::tools::known_program(program)
         || first.program.starts_with("./") && !first.argv.is_empty()
     {
         return true;

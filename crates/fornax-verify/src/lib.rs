@@ -43,6 +43,7 @@ pub mod sensors;
 pub mod testsummary;
 pub mod text;
 pub mod timeline;
+pub mod tools;
 
 #[cfg(test)]
 mod testkit;
@@ -134,6 +135,8 @@ pub fn extract_with<'a, E>(
             !(e.source.collection_method == fornax_types::CollectionMethod::CanonicalDerivation
                 && e.provenance.starts_with("fornax-verify:"))
         })
+        // Runs of workspace capabilities nobody trusted are kept, but no verdict rests on them.
+        .filter(|e| e.source.trust_class.may_decide_verdicts())
         .collect();
     let (evidence, observations) =
         observe::observe_with(&timeline, &supplied, &input.capabilities, full_output)?;

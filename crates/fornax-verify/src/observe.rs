@@ -53,6 +53,9 @@ pub struct Run {
     pub lint_reading: Option<Reading>,
     /// A warning a linter printed (it may still have exited 0).
     pub lint_warning: Option<String>,
+    /// The line showing the command could not start (not found, not executable, missing
+    /// script or toolchain): such a run is no run at all.
+    pub start_failure: Option<String>,
     pub trust: TrustClass,
 }
 
@@ -241,16 +244,15 @@ pub fn observe_with<E>(
                 build_reading: None,
                 lint_reading: None,
                 lint_warning: None,
+                start_failure: None,
                 trust: TrustClass::AgentAdjacent,
             };
-            if let Some((_, output_value)) = output {
-                let text = output_text(output_value);
-                run.build_reading = diagnostics::read(commands::CommandKind::Build, &text);
-                run.lint_reading = diagnostics::read(commands::CommandKind::Lint, &text);
-                run.lint_warning = diagnostics::lint_warning(&text);
-            }
             for ev in &evidence_here {
                 attach_to_run(&mut run, ev);
+            }
+            if let Some((_, output_value)) = output {
+                let text = output_text(output_value);
+                read_output(&mut run, &text);
             }
             obs.runs.push(run);
         }
@@ -337,10 +339,13 @@ pub fn add_evidence(
 ) -> Vec<String> {
     let mut superseded: Vec<String> = Vec::new();
     for ev in evidence {
+        // Evidence tied to no item but stamped (a run Fornax performed) sits where its time
+        // falls among the items, so only claims made after it can rest on it.
         let pos = ev
             .item_key
             .as_deref()
             .and_then(|k| timeline.index_of(&ev.session, k))
+            .or_else(|| ev.at.as_deref().and_then(|t| timeline.position_at(t)))
             .unwrap_or(UNPOSITIONED);
         superseded.extend(merge_input(obs, ev, pos));
     }
@@ -442,7 +447,30 @@ fn new_run(
         build_reading: None,
         lint_reading: None,
         lint_warning: None,
+        start_failure: None,
         trust,
+    }
+}
+
+/// What a run's output says on its own: the build and lint readings (the run's own tool's
+/// reader first, the generic lines after), lint warnings, and whether it could not start.
+fn read_output(run: &mut Run, text: &str) {
+    let own = |kind: commands::CommandKind| {
+        run.invocations
+            .iter()
+            .filter_map(crate::tools::recognise)
+            .filter(|(_, u)| u.kind == kind)
+            .find_map(|(t, _)| crate::tools::read_check(text, t))
+            .and_then(|r| r.reading)
+    };
+    run.build_reading = own(commands::CommandKind::Build)
+        .or_else(|| diagnostics::read(commands::CommandKind::Build, text));
+    run.lint_reading = own(commands::CommandKind::Lint)
+        .or_else(|| diagnostics::read(commands::CommandKind::Lint, text));
+    run.lint_warning = diagnostics::lint_warning(text);
+    if run.summary.is_none() {
+        let code = run.exit.as_ref().and_then(|e| e.exit_code);
+        run.start_failure = crate::tools::startup::could_not_start(text, code);
     }
 }
 

@@ -26,7 +26,6 @@ use regex::Regex;
 use crate::commands::{self, base_name, effective_invocations};
 use crate::fschange::{self, strip_heredocs, FileTarget};
 use crate::gitout;
-use crate::testsummary;
 use crate::timeline::quote_word;
 
 /// The version stamped on every piece of derived evidence.
@@ -362,7 +361,14 @@ impl EvidenceSensor for TestSummarySensor {
         if is_viewer(&command) {
             return SensorOutcome::nothing();
         }
-        let Some(summary) = testsummary::parse(&output_text(output)) else {
+        let invocations = effective_invocations(&parse_invocations(&strip_heredocs(&command)));
+        // The run's own test tool reads its output first; any runner's format after that.
+        let tool = invocations
+            .iter()
+            .filter_map(crate::tools::recognise)
+            .find(|(t, u)| u.kind == commands::CommandKind::Test && t.test_parser().is_some())
+            .map(|(t, _)| t);
+        let Some(summary) = crate::tools::parse_tests(&output_text(output), tool) else {
             return SensorOutcome::nothing();
         };
         let class = commands::classify(&parse_invocations(&strip_heredocs(&command)));
@@ -377,6 +383,8 @@ impl EvidenceSensor for TestSummarySensor {
             skipped: summary.skipped,
             filtered_out: summary.filtered_out,
             filtered: Some(filtered),
+            scopes: summary.scopes,
+            scopes_truncated: summary.scopes_truncated.then_some(true),
         };
         let id = format!("tests:{}", input.item.key);
         SensorOutcome::collected(vec![evidence(

@@ -219,6 +219,29 @@ impl<'a> Timeline<'a> {
     }
 
     /// The timeline index of an item, by session and key (or by key alone).
+    /// Where an observation stamped `at` (RFC 3339) sits: the index of the last item stamped
+    /// at or before it, or 0 when it precedes every stamped item. Claims at later indices were
+    /// made after it. `None` when `at` does not parse or no item carries a time.
+    pub fn position_at(&self, at: &str) -> Option<usize> {
+        let when: jiff::Timestamp = at.parse().ok()?;
+        let mut stamped = false;
+        let mut last = None;
+        for (i, item) in self.items.iter().enumerate() {
+            let Some(t) = item
+                .at
+                .as_deref()
+                .and_then(|t| t.parse::<jiff::Timestamp>().ok())
+            else {
+                continue;
+            };
+            stamped = true;
+            if t <= when {
+                last = Some(i);
+            }
+        }
+        stamped.then(|| last.unwrap_or(0))
+    }
+
     pub fn index_of(&self, session: &SessionRef, key: &str) -> Option<usize> {
         self.keys
             .get(&(session, key))

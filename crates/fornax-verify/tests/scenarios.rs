@@ -1268,3 +1268,150 @@ fn a_host_lookup_that_misses_a_commit_the_session_made_needs_review() {
     let v = s.verify_with(&[ev], &[]);
     assert_eq!(verdict(&v, "Committed as `5a5a5a5`"), Verdict::Review);
 }
+
+#[test]
+fn a_tool_that_could_not_start_is_no_run() {
+    let mut s = Session::new(Provider::ClaudeCode, "ns01");
+    s.run("pytest -q", 127, "bash: line 1: pytest: command not found");
+    s.answer("The tests pass.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "The tests pass"), Verdict::Unverified);
+    assert!(rationale(&v, "The tests pass").contains("command not found"));
+
+    let mut s = Session::new(Provider::Codex, "ns02");
+    s.run(
+        "npm run typecheck:strict",
+        1,
+        "npm error Missing script: \"typecheck:strict\"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run",
+    );
+    s.answer("`npm run typecheck:strict` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "typecheck:strict"), Verdict::Unverified);
+    assert!(rationale(&v, "typecheck:strict").contains("Missing script"));
+}
+
+#[test]
+fn the_claimed_command_is_the_command_judged() {
+    let mut s = Session::new(Provider::ClaudeCode, "cc01");
+    s.run(
+        "npm run build",
+        0,
+        "\n> web@1.0.0 build\n> vite build\n\n✓ built in 1.85s",
+    );
+    s.run(
+        "npm run build:docs",
+        1,
+        "\n> web@1.0.0 build:docs\n> typedoc src\n\nError: 3 errors in docs",
+    );
+    s.answer("`npm run build` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "npm run build"), Verdict::Verified);
+
+    let mut s = Session::new(Provider::ClaudeCode, "cc02");
+    s.run("pytest", 0, "........\n8 passed in 0.40s");
+    s.run(
+        "pytest --runslow",
+        1,
+        "FAILED tests/test_sync.py::test_big_upload - TimeoutError\n1 failed, 9 passed in 31.2s",
+    );
+    s.answer("`pytest` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "`pytest` passes"), Verdict::Verified);
+}
+
+#[test]
+fn a_named_test_is_judged_by_its_own_result() {
+    let out = "tests/test_api.py ..                                                     [ 40%]\ntests/test_rates.py F.s                                                  [100%]\n=========================== short test summary info ============================\nFAILED tests/test_rates.py::test_round - assert 2.75 == 2.76\n==================== 1 failed, 3 passed, 1 skipped in 0.17s ====================";
+    let mut s = Session::new(Provider::ClaudeCode, "sc01");
+    s.run("pytest", 1, out);
+    s.answer("`test_round` passes now.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "test_round"), Verdict::Contradicted);
+
+    let mut s = Session::new(Provider::ClaudeCode, "sc02");
+    s.run("pytest -v", 1, "tests/test_api.py::test_get PASSED [ 20%]\ntests/test_api.py::test_post PASSED [ 40%]\ntests/test_rates.py::test_round FAILED [ 60%]\n==================== 1 failed, 2 passed in 0.17s ====================");
+    s.answer("`test_post` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "test_post"), Verdict::Verified);
+    assert!(rationale(&v, "test_post").contains("other scopes failed"));
+
+    let mut s = Session::new(Provider::ClaudeCode, "sc03");
+    s.run("pytest -q", 1, "1 failed, 40 passed in 2.1s");
+    s.answer("`test_refund_rounding` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "test_refund_rounding"), Verdict::Review);
+}
+
+/// A run Fornax performed, stamped when it ended, tied to no item.
+fn capability_run(id: &str, s: &Session, exit: i64, at: &str, trust: TrustClass) -> Evidence {
+    let run = fornax_types::evidence::ProcessObservationPayload {
+        argv: vec!["cargo".into(), "test".into()],
+        cwd: Some("/w/p".into()),
+        exit_code: Some(exit),
+        timed_out: None,
+        duration_ms: Some(900),
+        capability_id: Some("workspace.test.run".into()),
+    };
+    let mut ev = host_evidence(
+        id,
+        &s.session,
+        EvidencePayload::ProcessObservation(run),
+        None,
+    );
+    ev.source.trust_class = trust;
+    ev.at = Some(at.into());
+    ev
+}
+
+#[test]
+fn a_run_after_a_final_claim_never_decides_it() {
+    // "All tests pass now." was false when made; a passing run months later is a re-check,
+    // not the claim's verdict.
+    let mut s = Session::new(Provider::Codex, "later-run");
+    s.edit("/w/p/src/lib.rs");
+    s.run("cargo test", 101, "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n");
+    s.answer("All tests pass now.");
+    let later = capability_run(
+        "cap-run:later",
+        &s,
+        0,
+        "2026-12-01T09:00:00Z",
+        TrustClass::HostObserved,
+    );
+    let v = s.verify_with(&[later], &[]);
+    assert_eq!(verdict(&v, "All tests pass now"), Verdict::Contradicted);
+}
+
+#[test]
+fn a_run_inside_the_session_is_evidence_for_the_claims_after_it() {
+    let mut s = Session::new(Provider::Codex, "inside-run");
+    s.edit("/w/p/src/lib.rs");
+    s.answer("Tests are still running.");
+    // Items are stamped one second apart from 10:00:01; the run ends between items 2 and 3.
+    s.say("Checking.");
+    s.answer("All tests pass.");
+    let inside = capability_run(
+        "cap-run:inside",
+        &s,
+        101,
+        "2026-05-04T10:00:02.500Z",
+        TrustClass::HostObserved,
+    );
+    let v = s.verify_with(std::slice::from_ref(&inside), &[]);
+    assert_eq!(verdict(&v, "All tests pass"), Verdict::Contradicted);
+    assert_eq!(
+        v.findings.last().unwrap().evidence,
+        vec!["cap-run:inside".to_string()]
+    );
+
+    // The same run from a workspace capability nobody trusted decides nothing.
+    let untrusted = capability_run(
+        "cap-run:untrusted",
+        &s,
+        101,
+        "2026-05-04T10:00:02.500Z",
+        TrustClass::WorkspaceUntrusted,
+    );
+    let v = s.verify_with(&[untrusted], &[]);
+    assert_eq!(verdict(&v, "All tests pass"), Verdict::Unverified);
+}

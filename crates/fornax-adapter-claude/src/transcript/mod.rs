@@ -89,7 +89,9 @@ impl LineKind {
             ),
             "custom-title" => LineKind::Title { custom: true },
             "ai-title" => LineKind::Title { custom: false },
-            "file-history-snapshot" => LineKind::Ignored("file backup bookkeeping for undo"),
+            "file-history-snapshot" | "file-history-delta" => {
+                LineKind::Ignored("file backup bookkeeping for undo")
+            }
             "summary" => {
                 LineKind::Ignored("title summary keyed by leafUuid; may describe another session")
             }
@@ -99,9 +101,12 @@ impl LineKind {
             "permission-mode" | "mode" => LineKind::Ignored("permission or input mode bookkeeping"),
             "agent-name" => LineKind::Ignored("agent display name bookkeeping"),
             "worktree-state" | "relocated" => LineKind::Ignored("worktree bookkeeping"),
-            "pr-link" | "frame-link" => LineKind::Ignored("link bookkeeping"),
+            "pr-link" | "frame-link" => LineKind::IdentityOnly("link bookkeeping"),
             "bridge-session" | "atis-latch" => LineKind::Ignored("remote session bookkeeping"),
-            "started" | "result" => LineKind::Ignored("background agent bookkeeping"),
+            "started" | "result" | "launched" => LineKind::Ignored(
+                "background or workflow agent bookkeeping; the agent's work is in its own transcript",
+            ),
+            "cost-state" => LineKind::Ignored("session cost bookkeeping"),
             "tag" => LineKind::Ignored("session tag bookkeeping"),
             "tool_use" | "tool_result" => LineKind::Ignored(
                 "flat tool line of an early or drifted shape without a call id to pair",

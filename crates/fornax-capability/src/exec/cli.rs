@@ -68,9 +68,30 @@ pub struct ProcessRecord {
     pub stderr_truncated: bool,
     /// Set when the process could not be started at all.
     pub spawn_error: Option<String>,
+    /// Which confinements the process ran under (`None`: it was not confined at all).
+    pub confinement: Option<fornax_sandbox::Report>,
 }
 
 impl ProcessRecord {
+    /// A process that never started, with the reason.
+    pub fn not_started(argv: Vec<String>, cwd: &Path, why: String) -> ProcessRecord {
+        ProcessRecord {
+            argv,
+            cwd: cwd.to_path_buf(),
+            exit_code: None,
+            signal: None,
+            timed_out: false,
+            started_at: SystemTime::now(),
+            duration_ms: 0,
+            stdout: String::new(),
+            stderr: String::new(),
+            stdout_truncated: false,
+            stderr_truncated: false,
+            spawn_error: Some(why),
+            confinement: None,
+        }
+    }
+
     pub fn succeeded(&self) -> bool {
         self.spawn_error.is_none() && !self.timed_out && self.exit_code == Some(0)
     }
@@ -80,38 +101,85 @@ impl ProcessRecord {
     }
 }
 
+/// How capability processes are confined: the launcher that re-executes as the confinement
+/// helper, and what the program may never read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confiner {
+    /// The `fornax` binary (it runs `fornax __confine SPEC`).
+    pub launcher: PathBuf,
+    /// Paths the program may not read (the user's secrets, `FORNAX_HOME`).
+    pub denied: Vec<PathBuf>,
+}
+
 /// Runs the capability through the cli type adapter.
-pub fn execute(run: &ResolvedRun, settings: &TypeSettings) -> (Envelope, ProcessRecord) {
-    let argv = build_argv(run);
+pub fn execute(
+    run: &ResolvedRun,
+    settings: &TypeSettings,
+    confiner: Option<&Confiner>,
+) -> (Envelope, ProcessRecord) {
     let cwd = working_dir(run);
-    let env = build_env(run, settings);
+    let argv = match build_argv(run) {
+        Ok(argv) => argv,
+        Err(e) => {
+            let mut record = ProcessRecord::not_started(Vec::new(), &cwd, e);
+            record.argv = vec![run
+                .manifest
+                .target_str("command")
+                .unwrap_or_default()
+                .to_string()];
+            return (envelope(&record), record);
+        }
+    };
+    let mut env = build_env(run, settings);
+    let confinement = confiner.map(|c| confinement_for(run, c, &cwd));
+    if let Some(c) = &confinement {
+        env.retain(|(k, _)| !matches!(k.as_str(), "TMPDIR" | "TEMP" | "TMP"));
+        for key in ["TMPDIR", "TEMP", "TMP"] {
+            env.push((key.to_string(), c.scratch.display().to_string()));
+        }
+    }
     let record = spawn_and_wait(
         &argv,
         &cwd,
         &env,
         run.limits.timeout_ms,
         run.limits.max_output_bytes,
+        confinement.as_ref(),
     );
     (envelope(&record), record)
 }
 
-/// The full argv: command, fixed args, translated args, extra args from a provider.
-pub fn build_argv(run: &ResolvedRun) -> Vec<String> {
+/// The full argv: command, fixed args, translated flags, a provider's extra flags, then `--`
+/// and the positional values. A value is never read as a flag: long flags carry their value
+/// as `--key=value`, and positional values come after `--`.
+pub fn build_argv(run: &ResolvedRun) -> Result<Vec<String>, String> {
     let m = &run.manifest;
     let mut argv = vec![m.target_str("command").unwrap_or_default().to_string()];
     if let Some(args) = m.execution_target.get("args").and_then(Value::as_array) {
         argv.extend(args.iter().filter_map(Value::as_str).map(str::to_string));
     }
     match &run.argv_override {
-        Some(custom) => argv.extend(custom.iter().cloned()),
-        None => argv.extend(translate_args(run)),
+        Some(custom) => {
+            argv.extend(custom.iter().cloned());
+            argv.extend(run.extra_argv.iter().cloned());
+        }
+        None => {
+            let (flags, positional) = translate_args(run)?;
+            argv.extend(flags);
+            argv.extend(run.extra_argv.iter().cloned());
+            if !positional.is_empty() {
+                argv.push("--".to_string());
+                argv.extend(positional);
+            }
+        }
     }
-    argv.extend(run.extra_argv.iter().cloned());
-    argv
+    Ok(argv)
 }
 
-/// Arguments → flags, in schema property order, then any remaining keys in given order.
-pub fn translate_args(run: &ResolvedRun) -> Vec<String> {
+/// Arguments → (flags, positional values), in schema property order, then any remaining keys
+/// in given order. A short flag (`-k`, from `argMap`) takes its value as the next word, so a
+/// value that starts with `-` is refused for it.
+pub fn translate_args(run: &ResolvedRun) -> Result<(Vec<String>, Vec<String>), String> {
     let m = &run.manifest;
     let mut order: Vec<&String> = Vec::new();
     if let Some(props) = m.args_schema.get("properties").and_then(Value::as_object) {
@@ -139,29 +207,32 @@ pub fn translate_args(run: &ResolvedRun) -> Vec<String> {
             .and_then(Value::as_str)
             .map(str::to_string)
             .unwrap_or_else(|| format!("--{key}"));
-        match value {
-            Value::Bool(true) => flags.push(flag),
-            Value::Bool(false) | Value::Null => {}
-            Value::Array(items) => {
-                for item in items {
-                    match item {
-                        Value::Bool(true) => flags.push(flag.clone()),
-                        Value::Bool(false) | Value::Null => {}
-                        other => {
-                            flags.push(flag.clone());
-                            flags.push(scalar(other));
-                        }
+        let items: Vec<&Value> = match value {
+            Value::Array(items) => items.iter().collect(),
+            other => vec![other],
+        };
+        for item in items {
+            match item {
+                Value::Bool(true) => flags.push(flag.clone()),
+                Value::Bool(false) | Value::Null => {}
+                other => {
+                    let text = scalar(other);
+                    if flag.starts_with("--") {
+                        flags.push(format!("{flag}={text}"));
+                    } else if text.starts_with('-') {
+                        return Err(format!(
+                            "argument {key:?}: the value {text:?} starts with '-' and would be read \
+                             as a flag by {flag}"
+                        ));
+                    } else {
+                        flags.push(flag.clone());
+                        flags.push(text);
                     }
                 }
             }
-            other => {
-                flags.push(flag);
-                flags.push(scalar(other));
-            }
         }
     }
-    flags.extend(positional);
-    flags
+    Ok((flags, positional))
 }
 
 fn push_values(value: &Value, out: &mut Vec<String>) {
@@ -222,13 +293,113 @@ pub fn build_env(run: &ResolvedRun, settings: &TypeSettings) -> Vec<(String, Str
     env
 }
 
+/// A run's confinement: its private directory (the helper's spec and status, the program's
+/// scratch directory) and the spec. The directory is removed when the run is done.
+#[derive(Debug)]
+pub struct RunConfinement {
+    dir: PathBuf,
+    /// The program's `TMPDIR`, writable inside the confinement.
+    pub scratch: PathBuf,
+    launcher: PathBuf,
+    spec: fornax_sandbox::Spec,
+}
+
+impl Drop for RunConfinement {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The confinement of one run: the workspace (else the working directory), its scratch
+/// directory and `writablePaths` writable; the confiner's denied paths unreadable; network
+/// only when `sideEffects` declares it; limits from `executionTarget.limits`.
+fn confinement_for(run: &ResolvedRun, c: &Confiner, cwd: &Path) -> RunConfinement {
+    let nanos = SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let name = format!("fornax-run-{}-{nanos}", std::process::id());
+    let dir = std::env::temp_dir().join(&name);
+    let scratch = run.scratch.clone().unwrap_or_else(|| dir.join("scratch"));
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::create_dir_all(&scratch);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+    }
+    let base = run.workspace.clone().unwrap_or_else(|| cwd.to_path_buf());
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let mut writable = vec![base.clone(), scratch.clone()];
+    if !cwd.starts_with(&base) {
+        writable.push(cwd.to_path_buf());
+    }
+    for p in run
+        .manifest
+        .execution_target
+        .get("writablePaths")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        let path = match (p.strip_prefix("~/"), &home) {
+            (Some(rest), Some(h)) => h.join(rest),
+            _ if Path::new(p).is_absolute() => PathBuf::from(p),
+            _ => base.join(p),
+        };
+        writable.push(path);
+    }
+    let declared = run.manifest.execution_target.get("limits");
+    let limit = |key: &str, default: u64| {
+        declared
+            .and_then(|l| l.get(key))
+            .and_then(Value::as_u64)
+            .unwrap_or(default)
+    };
+    let defaults = fornax_sandbox::Limits::default();
+    let limits = fornax_sandbox::Limits {
+        memory_mb: limit("memoryMb", defaults.memory_mb),
+        cpu_seconds: limit(
+            "cpuSeconds",
+            defaults.cpu_seconds.max(run.limits.timeout_ms / 1000 * 2),
+        ),
+        file_size_mb: limit("fileSizeMb", defaults.file_size_mb),
+        processes: limit("processes", defaults.processes),
+    };
+    let spec = fornax_sandbox::Spec {
+        argv: Vec::new(),
+        cwd: cwd.to_path_buf(),
+        env: Vec::new(),
+        writable,
+        denied: c.denied.clone(),
+        network: run.manifest.side_effects.iter().any(|s| s == "network"),
+        limits,
+        timeout_ms: run.limits.timeout_ms,
+        status_path: dir.join("status.json"),
+        cgroup_name: name,
+    };
+    RunConfinement {
+        dir,
+        scratch,
+        launcher: c.launcher.clone(),
+        spec,
+    }
+}
+
+/// How long past the deadline the helper gets to end everything before it is killed itself.
+const HELPER_GRACE_MS: u64 = 5000;
+
 /// Spawns `argv` and waits, bounded by `timeout_ms`, keeping at most `cap` bytes per stream.
+/// With a confinement the program runs under the confinement helper, which enforces the
+/// deadline on the program and every descendant and reports what it applied.
 pub fn spawn_and_wait(
     argv: &[String],
     cwd: &Path,
     env: &[(String, String)],
     timeout_ms: u64,
     cap: u64,
+    confinement: Option<&RunConfinement>,
 ) -> ProcessRecord {
     let started_at = SystemTime::now();
     let start = Instant::now();
@@ -245,6 +416,7 @@ pub fn spawn_and_wait(
         stdout_truncated: false,
         stderr_truncated: false,
         spawn_error: None,
+        confinement: None,
     };
     let Some(program) = argv.first().filter(|p| !p.is_empty()) else {
         record.spawn_error = Some("no command to run".to_string());
@@ -257,12 +429,39 @@ pub fn spawn_and_wait(
         ));
         return record;
     }
-    let mut command = Command::new(resolve_program(program, cwd, env));
+    let resolved = resolve_program(program, cwd, env);
+    let mut command = match confinement {
+        Some(c) => {
+            let mut spec = c.spec.clone();
+            spec.argv = std::iter::once(resolved.display().to_string())
+                .chain(argv[1..].iter().cloned())
+                .collect();
+            spec.env = env.to_vec();
+            let spec_path = c.dir.join("spec.json");
+            if let Err(e) =
+                std::fs::write(&spec_path, serde_json::to_vec(&spec).unwrap_or_default())
+            {
+                record.spawn_error = Some(format!("could not prepare the confinement: {e}"));
+                return record;
+            }
+            let mut command = Command::new(&c.launcher);
+            command
+                .arg(fornax_sandbox::HELPER_ARG)
+                .arg(&spec_path)
+                .env_clear();
+            command
+        }
+        None => {
+            let mut command = Command::new(&resolved);
+            command
+                .args(&argv[1..])
+                .env_clear()
+                .envs(env.iter().map(|(k, v)| (k, v)));
+            command
+        }
+    };
     command
-        .args(&argv[1..])
         .current_dir(cwd)
-        .env_clear()
-        .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -300,7 +499,10 @@ pub fn spawn_and_wait(
         }
     }
     drop(tx);
-    let deadline = Duration::from_millis(timeout_ms);
+    let deadline = Duration::from_millis(match confinement {
+        Some(_) => timeout_ms.saturating_add(HELPER_GRACE_MS),
+        None => timeout_ms,
+    });
     let mut pause = Duration::from_millis(1);
     let status = loop {
         match child.try_wait() {
@@ -332,6 +534,9 @@ pub fn spawn_and_wait(
             record.signal = status.signal();
         }
     }
+    if let Some(c) = confinement {
+        apply_helper_status(&mut record, c);
+    }
     // The process is gone, but a grandchild may still hold the pipes open: give the readers a
     // moment, then end the group so the readers see end-of-file.
     let mut pending = 2;
@@ -356,6 +561,38 @@ pub fn spawn_and_wait(
         }
     }
     record
+}
+
+/// What the helper observed replaces what the parent saw of the helper itself.
+fn apply_helper_status(record: &mut ProcessRecord, c: &RunConfinement) {
+    let status: Option<fornax_sandbox::Status> = std::fs::read(&c.spec.status_path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let Some(status) = status else {
+        if record.spawn_error.is_none() && !record.timed_out {
+            record.spawn_error = Some(format!(
+                "the confinement helper {} ended without a report ({})",
+                c.launcher.display(),
+                match (record.exit_code, record.signal) {
+                    (Some(code), _) => format!("exit {code}"),
+                    (None, Some(sig)) => format!("signal {sig}"),
+                    _ => "no status".to_string(),
+                }
+            ));
+        }
+        record.exit_code = None;
+        return;
+    };
+    record.exit_code = status.exit_code.map(i64::from);
+    record.signal = status.signal;
+    record.timed_out = record.timed_out || status.timed_out;
+    if status.timed_out {
+        record.exit_code = None;
+    }
+    if record.spawn_error.is_none() {
+        record.spawn_error = status.spawn_error;
+    }
+    record.confinement = Some(status.confinement);
 }
 
 /// A program name with a slash is a path (relative to the working directory); a bare name is
@@ -455,6 +692,21 @@ pub fn envelope(record: &ProcessRecord) -> Envelope {
         env.meta.insert("timedOut".to_string(), json!(true));
     }
     env.meta.insert("argv".to_string(), json!(record.argv));
+    match &record.confinement {
+        Some(report) => {
+            env.meta
+                .insert("confinement".to_string(), json!(report.items));
+            for c in report.inactive() {
+                env.warn(format!("not confined: {}: {}", c.name, c.detail));
+            }
+        }
+        None => {
+            env.meta.insert("confinement".to_string(), Value::Null);
+            if record.spawn_error.is_none() {
+                env.warn("the process ran unconfined (no confinement helper in this build)");
+            }
+        }
+    }
     env.meta.insert("cwd".to_string(), json!(record.cwd));
     env.meta
         .insert("processMs".to_string(), json!(record.duration_ms));
@@ -497,4 +749,58 @@ pub fn tail(text: &str, max: usize) -> &str {
         start += 1;
     }
     &text[start..]
+}
+
+/// Runs the launcher itself (`--version`) under the confinement and returns what applied: the
+/// honest answer to "which confinements are active here".
+pub fn probe_confinement(c: &Confiner) -> fornax_sandbox::Report {
+    let cwd = std::env::temp_dir();
+    let run = ResolvedRun {
+        capability_id: "fornax.doctor.probe".to_string(),
+        manifest: probe_manifest(c),
+        args: serde_json::Map::new(),
+        workspace: None,
+        cwd: cwd.clone(),
+        limits: crate::policy::Limits::default(),
+        extra_argv: Vec::new(),
+        argv_override: None,
+        scratch: None,
+    };
+    let conf = confinement_for(&run, c, &cwd);
+    let argv = vec![c.launcher.display().to_string(), "--version".to_string()];
+    let env: Vec<(String, String)> = Vec::new();
+    let record = spawn_and_wait(&argv, &cwd, &env, 10_000, 4096, Some(&conf));
+    match record.confinement {
+        Some(report) => report,
+        None => fornax_sandbox::Report::unsupported(
+            record
+                .spawn_error
+                .as_deref()
+                .unwrap_or("the confinement helper reported nothing"),
+        ),
+    }
+}
+
+fn probe_manifest(c: &Confiner) -> crate::manifest::CapabilityManifest {
+    crate::manifest::CapabilityManifest {
+        manifest_version: 1,
+        id: "global.fornax.probe".to_string(),
+        summary: "confinement probe".to_string(),
+        provider: "fornax".to_string(),
+        adapter_type: "cli".to_string(),
+        provider_adapter: None,
+        execution_target: serde_json::json!({"command": c.launcher})
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+        args_schema: serde_json::json!({"type": "object"}),
+        output_modes: vec!["text".to_string()],
+        side_effects: vec!["process".to_string()],
+        scope: crate::id::Scope::Global,
+        lifecycle_state: crate::manifest::LifecycleState::Active,
+        defaults: serde_json::Map::new(),
+        policies: Vec::new(),
+        owner: "fornax".to_string(),
+        arg_map: None,
+    }
 }

@@ -33,8 +33,9 @@ use crate::manifest::{CapabilityManifest, LifecycleState};
 use crate::policy::{self, Limits, PolicyContext};
 use crate::registry::{Capability, Registry};
 use crate::testrunners::TestRunSummary;
+use crate::trust::{RunTrust, TrustMode, TrustStore};
 
-pub use cli::ProcessRecord;
+pub use cli::{Confiner, ProcessRecord};
 pub use provider::{AdapterContext, ProviderAdapter};
 
 /// Everything an adapter needs to execute one capability run.
@@ -53,6 +54,9 @@ pub struct ResolvedRun {
     pub extra_argv: Vec<String>,
     /// When set, replaces the translated arguments entirely (a provider's own convention).
     pub argv_override: Option<Vec<String>>,
+    /// A private directory for this run (writable by its confined processes, their `TMPDIR`,
+    /// where a provider asks a runner for its report); removed when the run ends.
+    pub scratch: Option<PathBuf>,
 }
 
 /// Services the type adapters call.
@@ -60,6 +64,8 @@ pub struct ResolvedRun {
 pub struct Services {
     pub handlers: Handlers,
     pub history: Option<Arc<dyn History>>,
+    /// How `cli` processes are confined (`None`: they run unconfined, with a warning).
+    pub confiner: Option<Confiner>,
 }
 
 impl std::fmt::Debug for Services {
@@ -84,7 +90,7 @@ pub fn run_type(
     match entry.type_name.as_str() {
         "internal" => (run_internal(run, services), None),
         "cli" => {
-            let (env, record) = cli::execute(run, &settings);
+            let (env, record) = cli::execute(run, &settings, services.confiner.as_ref());
             (env, Some(record))
         }
         other => (
@@ -124,6 +130,8 @@ pub struct RunOptions {
     pub any_lifecycle: bool,
     /// Tie the evidence to this session.
     pub session: Option<SessionRef>,
+    /// Whether an untrusted workspace capability may run (see [`crate::trust`]).
+    pub trust: TrustMode,
 }
 
 /// The result of a run.
@@ -135,11 +143,23 @@ pub struct RunOutcome {
     /// The session the evidence is tied to, if one was given or matched.
     pub session: Option<SessionRef>,
     pub test_summary: Option<TestRunSummary>,
+    /// The capability's provenance and whether the user trusted it.
+    pub trust: RunTrust,
+    /// Set when nothing ran because the capability is not trusted.
+    pub refused_untrusted: bool,
+    /// Every process that ran, in order (empty when nothing started).
+    pub processes: Vec<ProcessRecord>,
 }
 
 impl RunOutcome {
     pub fn ok(&self) -> bool {
         self.envelope.ok
+    }
+
+    /// Did the capability run and produce a result (as opposed to being refused, failing
+    /// its checks, or a program that could not start)?
+    pub fn ran(&self) -> bool {
+        !self.processes.is_empty() && self.processes.iter().all(|p| p.spawn_error.is_none())
     }
 }
 
@@ -150,6 +170,8 @@ pub struct Runtime {
     pub registry: Registry,
     pub adapters: AdapterSet,
     pub services: Services,
+    /// The user's trust records (`$FORNAX_HOME/trust.json`).
+    pub trust: TrustStore,
 }
 
 impl Runtime {
@@ -165,12 +187,30 @@ impl Runtime {
     ) -> Runtime {
         let registry = Registry::load(&layout);
         let adapters = AdapterSet::load(&layout, &registry);
+        let trust = TrustStore::load(&layout.home);
         Runtime {
             layout,
             registry,
             adapters,
-            services: Services { handlers, history },
+            services: Services {
+                handlers,
+                history,
+                confiner: None,
+            },
+            trust,
         }
+    }
+
+    /// The capability's provenance: every workspace file (its manifest, the toolspace that
+    /// mounts it, the adapters it runs through) and whether the user trusted each.
+    pub fn trust_of(&self, cap: &Capability) -> RunTrust {
+        let mut inputs = cap.inputs.clone();
+        if let Ok((type_adapter, provider)) = self.adapters_for(cap) {
+            for a in [Some(type_adapter), provider].into_iter().flatten() {
+                inputs.extend(a.inputs.iter().cloned());
+            }
+        }
+        RunTrust::new(inputs, &self.trust)
     }
 
     pub fn resolve(
@@ -239,6 +279,9 @@ impl Runtime {
         let mut test_summary = None;
         let mut adapter_provenance = Map::new();
         let mut exec_ms = None;
+        let trust = self.trust_of(cap);
+        let mut refused_untrusted = false;
+        let scratch = Scratch::create();
 
         let envelope = 'run: {
             if m.lifecycle_state != LifecycleState::Active && !opts.any_lifecycle {
@@ -252,6 +295,10 @@ impl Runtime {
                 Ok(found) => found,
                 Err(e) => break 'run Envelope::failure(e),
             };
+            if !trust.is_trusted() && opts.trust == TrustMode::RequireTrusted {
+                refused_untrusted = true;
+                break 'run Envelope::failure(trust.refusal(&m.id));
+            }
             adapter_provenance.insert("type".to_string(), type_adapter.provenance.to_json());
             if let Some(p) = provider {
                 adapter_provenance.insert("provider".to_string(), p.provenance.to_json());
@@ -296,6 +343,7 @@ impl Runtime {
                 limits: report.limits.unwrap_or_default(),
                 extra_argv: Vec::new(),
                 argv_override: None,
+                scratch: scratch.as_ref().map(|s| s.0.clone()),
             };
             let exec_start = Instant::now();
             let env = match provider {
@@ -322,6 +370,7 @@ impl Runtime {
         meta.insert("adapterType".to_string(), json!(m.adapter_type));
         meta.insert("providerAdapter".to_string(), json!(m.provider_adapter));
         meta.insert("lifecycleState".to_string(), json!(m.lifecycle_state));
+        meta.insert("trust".to_string(), trust.to_json());
         if !adapter_provenance.is_empty() {
             meta.insert(
                 "adapterProvenance".to_string(),
@@ -361,8 +410,13 @@ impl Runtime {
                 .ok()
                 .flatten()
         });
-        let evidence =
-            evidence::for_run(&m.id, session.as_ref(), &processes, test_summary.as_ref());
+        let evidence = evidence::for_run(
+            &m.id,
+            session.as_ref(),
+            &processes,
+            test_summary.as_ref(),
+            &trust,
+        );
         if let Some(s) = &session {
             envelope.meta.insert(
                 "session".to_string(),
@@ -380,10 +434,41 @@ impl Runtime {
             evidence,
             session,
             test_summary,
+            trust,
+            refused_untrusted,
+            processes,
         }
     }
 }
 
 fn elapsed_ms(start: Instant) -> u64 {
     u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A run's private directory, removed when dropped.
+#[derive(Debug)]
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn create() -> Option<Scratch> {
+        let nanos = SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let dir =
+            std::env::temp_dir().join(format!("fornax-scratch-{}-{nanos}", std::process::id()));
+        std::fs::create_dir(&dir).ok()?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+        }
+        Some(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

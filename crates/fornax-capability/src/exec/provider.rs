@@ -75,8 +75,8 @@ pub fn execute_provider(
 ) -> Envelope {
     match &entry.imp {
         AdapterImpl::BuiltinProvider(p) => p.execute(run, ctx),
-        AdapterImpl::Script { path, limits } => {
-            script::execute(&entry.name, path, limits, run, ctx)
+        AdapterImpl::Script { source, limits, .. } => {
+            script::execute(&entry.name, source, limits, run, ctx)
         }
         AdapterImpl::Type(_) => Envelope::failure(format!(
             "{:?} is a type adapter, not a provider",
@@ -171,7 +171,8 @@ impl ProviderAdapter for TestRunner {
     fn execute(&self, run: &ResolvedRun, ctx: &mut AdapterContext<'_>) -> Envelope {
         // Pre-process: pytest writes its structured report to a file we name.
         let mut run = run.clone();
-        let junit = (self.format == Format::PytestJunit).then(junit_path);
+        let junit =
+            (self.format == Format::PytestJunit).then(|| junit_path(run.scratch.as_deref()));
         if let Some(path) = &junit {
             run.extra_argv
                 .push(format!("--junitxml={}", path.display()));
@@ -260,10 +261,16 @@ pub fn summary_envelope(
     env
 }
 
-fn junit_path() -> PathBuf {
+/// Where pytest writes its report: the run's scratch directory (writable inside the
+/// confinement), else the temporary directory.
+fn junit_path(scratch: Option<&std::path::Path>) -> PathBuf {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_nanos())
         .unwrap_or(0);
-    std::env::temp_dir().join(format!("fornax-junit-{}-{nanos}.xml", std::process::id()))
+    let name = format!("fornax-junit-{}-{nanos}.xml", std::process::id());
+    match scratch {
+        Some(dir) => dir.join(name),
+        None => std::env::temp_dir().join(name),
+    }
 }

@@ -22,7 +22,6 @@
 //! not count against it).
 
 use std::cell::RefCell;
-use std::path::Path;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -154,19 +153,15 @@ impl ScriptCtx {
     }
 }
 
-/// Runs the script provider adapter `name` at `path`.
+/// Runs the script provider adapter `name` (its `source` as read and checked at load time).
 pub fn execute(
     name: &str,
-    path: &Path,
+    source: &str,
     limits: &ScriptLimits,
     run: &ResolvedRun,
     ctx: &mut AdapterContext<'_>,
 ) -> Envelope {
     let fail = |msg: String| Envelope::failure(format!("provider adapter {name:?}: {msg}"));
-    let source = match std::fs::read_to_string(path) {
-        Ok(s) => s,
-        Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
-    };
     let mut engine = sandbox(limits);
     let log: Rc<RefCell<Vec<String>>> = Rc::default();
     let (print_sink, debug_sink) = (log.clone(), log.clone());
@@ -208,7 +203,7 @@ pub fn execute(
             .unwrap_or_default()
     });
 
-    let ast = match engine.compile(&source) {
+    let ast = match engine.compile(source) {
         Ok(ast) => ast,
         Err(e) => return fail(format!("script does not compile: {e}")),
     };

@@ -30,9 +30,33 @@ impl Sandbox {
         }
     }
 
-    /// An environment whose working directory is inside the workspace.
+    /// An environment whose working directory is inside the workspace, with every workspace
+    /// file trusted as it is now (what trust changes is tested with [`Sandbox::env_untrusted`]).
     pub fn env(&self) -> CapEnv {
+        self.trust_workspace();
+        self.env_untrusted()
+    }
+
+    /// An environment that trusts nothing new.
+    pub fn env_untrusted(&self) -> CapEnv {
         CapEnv::new(&self.home, &self.workspace)
+    }
+
+    /// Records every trust-relevant file under the workspace's `.fornax/` as trusted.
+    pub fn trust_workspace(&self) {
+        let env = self.env_untrusted();
+        let files = fornax_capability::trust::files_to_trust(&self.workspace, &env.layout())
+            .unwrap_or_default();
+        let mut store = fornax_capability::trust::TrustStore::load(&self.home);
+        store.trust(&files, "2026-01-01T00:00:00Z");
+        store.save().unwrap();
+    }
+
+    pub fn env_with_history_untrusted(&self, history: Arc<FakeHistory>) -> CapEnv {
+        CapEnv {
+            history: Some(history),
+            ..self.env_untrusted()
+        }
     }
 
     pub fn env_with_history(&self, history: Arc<FakeHistory>) -> CapEnv {
@@ -120,6 +144,7 @@ pub fn cap_run(id: &str, args: &[&str]) -> CapCommand {
         any_lifecycle: false,
         session: None,
         toolspace: None,
+        trust_once: false,
     }
 }
 
@@ -207,7 +232,11 @@ impl History for FakeHistory {
 pub struct CollectingSink(pub Mutex<Vec<Evidence>>);
 
 impl EvidenceSink for CollectingSink {
-    fn record(&self, evidence: &[Evidence]) -> Result<(), String> {
+    fn record(
+        &self,
+        _recheck: Option<&fornax_types::Recheck>,
+        evidence: &[Evidence],
+    ) -> Result<(), String> {
         self.0.lock().unwrap().extend_from_slice(evidence);
         Ok(())
     }

@@ -7,9 +7,10 @@ use clap::Args;
 use fornax_capability::{CapCommand, CapEnv};
 
 use crate::error::CliError;
-use crate::history::{store_evidence, StoreHistory};
+use crate::history::{store_run, StoreHistory};
 use crate::home::Context;
 use crate::output;
+use fornax_types::{RecheckOutcome, RecheckTrigger};
 
 #[derive(Debug, Args)]
 pub struct CapArgs {
@@ -29,14 +30,32 @@ fn env(ctx: &Context, workspace: Option<PathBuf>) -> CapEnv {
         Some(Arc::new(history.clone())),
     );
     env.evidence_sink = Some(Arc::new(history));
+    env.confiner = confiner(ctx);
     env
+}
+
+/// Capability processes are confined by this very binary, re-executed as the helper.
+fn confiner(ctx: &Context) -> Option<fornax_capability::exec::Confiner> {
+    let launcher = std::env::current_exe().ok()?;
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    Some(fornax_capability::exec::Confiner {
+        launcher,
+        denied: fornax_sandbox::default_denied(home.as_deref(), &ctx.home),
+    })
 }
 
 pub fn run(ctx: &Context, args: CapArgs) -> Result<(), CliError> {
     let env = env(ctx, args.workspace);
-    let out = fornax_capability::execute(args.command, &env).map_err(cap_error)?;
-    if !out.evidence.is_empty() && ctx.db_path().exists() {
-        if let Err(e) = store_evidence(&ctx.db_path(), &out.evidence) {
+    let mut command = args.command;
+    let mut out = fornax_capability::execute(command.clone(), &env).map_err(cap_error)?;
+    if out.refused_untrusted && !ctx.json && confirm_trust_once(&out) {
+        if let CapCommand::Run { trust_once, .. } = &mut command {
+            *trust_once = true;
+        }
+        out = fornax_capability::execute(command, &env).map_err(cap_error)?;
+    }
+    if ctx.db_path().exists() {
+        if let Err(e) = store_run(&ctx.db_path(), out.recheck.as_ref(), &out.evidence) {
             output::warn(&format!("the run's evidence was not stored: {e}"));
         }
     }
@@ -45,10 +64,31 @@ pub fn run(ctx: &Context, args: CapArgs) -> Result<(), CliError> {
     } else if !out.human.is_empty() {
         output::line(out.human.trim_end());
     }
+    if out.refused_untrusted && !ctx.json {
+        output::line(
+            "hint: to run it once without trusting it, pass --trust-once (its evidence stays untrusted)",
+        );
+    }
     if out.exit_code != 0 {
         return Err(CliError::Exit(out.exit_code.clamp(1, 255) as u8));
     }
     Ok(())
+}
+
+/// On a terminal, asks whether to run an untrusted workspace capability once. Elsewhere the
+/// answer is no: nothing untrusted runs without `--trust-once`.
+fn confirm_trust_once(out: &fornax_capability::CommandOutput) -> bool {
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+        return false;
+    }
+    output::line(out.human.trim_end());
+    eprint!("Run it once without trusting it? Its evidence will stay untrusted. [y/N] ");
+    let mut answer = String::new();
+    if std::io::stdin().read_line(&mut answer).is_err() {
+        return false;
+    }
+    matches!(answer.trim(), "y" | "Y" | "yes")
 }
 
 fn cap_error(e: fornax_capability::CapError) -> CliError {
@@ -67,8 +107,9 @@ pub fn mcp(ctx: &Context) -> Result<(), CliError> {
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// Re-run the workspace's declared test capability in the session's working directory and
-    /// re-judge the session's claims with what Fornax itself observed.
+    /// Re-run the workspace's declared test capability in the session's working directory.
+    /// The result is kept as a dated re-check beside the findings; it never changes the
+    /// verdict a claim had when it was made. Exits 1 when the re-run fails or cannot run.
     #[arg(long, value_name = "SESSION")]
     pub recheck: String,
     /// The capability to run (default: the shorthand `test run`).
@@ -107,19 +148,86 @@ pub fn verify(ctx: &Context, args: VerifyArgs) -> Result<(), CliError> {
         any_lifecycle: false,
         session: Some(format!("{}:{}", row.provider, row.native_id)),
         toolspace: None,
+        trust_once: false,
     };
     let out = fornax_capability::execute(cmd, &env).map_err(cap_error)?;
-    let outcome = store_evidence(&ctx.db_path(), &out.evidence).map_err(|e| anyhow::anyhow!(e))?;
-    if ctx.json {
-        output::json(&serde_json::json!({"run": out.json, "verdicts": outcome.verdicts}));
-    } else {
-        output::line(out.human.trim_end());
-        let parts: Vec<String> = outcome
-            .verdicts
-            .iter()
-            .map(|(v, n)| format!("{} {n}", output::verdict(v)))
-            .collect();
-        output::line(&format!("re-judged: {}", parts.join(" · ")));
+    if out.refused_untrusted {
+        let message = out.json["error"]["message"]
+            .as_str()
+            .unwrap_or("the capability is not trusted")
+            .to_string();
+        return Err(CliError::Failure {
+            error: anyhow::anyhow!(message),
+            hint: Some(
+                "a re-check runs only what you trusted; `fornax cap trust` records it".to_string(),
+            ),
+        });
     }
-    Ok(())
+    let Some(mut recheck) = out.recheck.clone() else {
+        // Nothing ran: a policy, argument or adapter problem (the envelope says which).
+        let message = out.json["error"]["message"]
+            .as_str()
+            .unwrap_or("the capability did not run")
+            .to_string();
+        return Err(anyhow::anyhow!("could not run the re-check: {message}").into());
+    };
+    recheck.trigger = RecheckTrigger::Recheck;
+    store_run(&ctx.db_path(), Some(&recheck), &out.evidence).map_err(|e| anyhow::anyhow!(e))?;
+    let store = ctx.open_store_read_only()?;
+    let findings = store.findings(&fornax_store::FindingFilter {
+        session: Some(sid),
+        verdict: None,
+    })?;
+    let beside: Vec<_> = findings
+        .iter()
+        .filter(|f| {
+            f.rechecks.iter().any(|r| {
+                r.finished_at == recheck.finished_at && r.capability_id == recheck.capability_id
+            })
+        })
+        .collect();
+    let date = recheck
+        .finished_at
+        .get(..10)
+        .unwrap_or(&recheck.finished_at);
+    if ctx.json {
+        output::json(&serde_json::json!({
+            "run": out.json,
+            "recheck": recheck,
+            "findings": beside,
+        }));
+    } else {
+        output::line(&format!(
+            "re-checked {date}: {} — {} ({}, {})",
+            recheck.outcome.phrase(),
+            recheck.summary,
+            recheck.capability_id,
+            trust_words(recheck.trust_class),
+        ));
+        for f in &beside {
+            output::line(&format!(
+                "  {} {}  (verdict when claimed; unchanged)",
+                output::verdict(&f.verdict),
+                f.claim["text"].as_str().unwrap_or_default()
+            ));
+        }
+        if beside.is_empty() {
+            output::line("  no claim of this session speaks to what it ran");
+        }
+    }
+    match recheck.outcome {
+        RecheckOutcome::Passes => Ok(()),
+        RecheckOutcome::Fails | RecheckOutcome::CouldNotRun => Err(CliError::Exit(1)),
+    }
+}
+
+/// How far a re-check's evidence can be trusted, in words.
+pub fn trust_words(class: fornax_types::TrustClass) -> &'static str {
+    use fornax_types::TrustClass::*;
+    match class {
+        HostObserved => "host-observed",
+        WorkspaceTrusted => "from workspace files you trusted",
+        WorkspaceUntrusted => "from untrusted workspace files, run once",
+        _ => "other",
+    }
 }

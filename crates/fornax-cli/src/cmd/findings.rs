@@ -57,6 +57,9 @@ pub fn run(ctx: &Context, args: FindingsArgs) -> Result<(), CliError> {
         for e in &f.evidence {
             output::line(&output::dim(&format!("    {} {}", e.id, e.description)));
         }
+        for r in &f.rechecks {
+            output::line(&format!("  {}", output::recheck_line(r)));
+        }
     }
     Ok(())
 }

@@ -124,6 +124,9 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<(), CliError> {
                     output::clip(f.claim["text"].as_str().unwrap_or(""), 80),
                     output::clip(&f.rationale(), 140)
                 ));
+                for r in &f.rechecks {
+                    output::line(&format!("        {}", output::recheck_line(r)));
+                }
             }
         }
     }

@@ -3,7 +3,7 @@
 
 /// `cargo test` selects a subset with a positional name filter, a package, a target selector or
 /// harness options after `--` that filter.
-pub(super) fn cargo_test_filtered(args: &[&str]) -> bool {
+pub(crate) fn cargo_test_filtered(args: &[&str]) -> bool {
     let (before, after) = split_double_dash(args);
     let valued = [
         "-p",
@@ -51,7 +51,7 @@ pub(super) fn cargo_test_filtered(args: &[&str]) -> bool {
     selects_package || selects_target || name_filter || harness_filter
 }
 
-pub(super) fn nextest_filtered(args: &[&str]) -> bool {
+pub(crate) fn nextest_filtered(args: &[&str]) -> bool {
     let (before, after) = split_double_dash(args);
     let valued = [
         "-p",
@@ -91,7 +91,7 @@ pub(super) fn nextest_filtered(args: &[&str]) -> bool {
 }
 
 /// `go test ./...` is the whole module; a package path, `.` or `-run` selects a subset.
-pub(super) fn go_test_filtered(args: &[&str]) -> bool {
+pub(crate) fn go_test_filtered(args: &[&str]) -> bool {
     let valued = [
         "-run",
         "-skip",
@@ -147,7 +147,7 @@ pub(super) fn go_test_filtered(args: &[&str]) -> bool {
 
 /// Positional paths other than the suite's root directory, `-k`, `-m`, node ids and
 /// last-failed modes select a subset of a pytest suite.
-pub(super) fn pytest_filtered(args: &[&str]) -> bool {
+pub(crate) fn pytest_filtered(args: &[&str]) -> bool {
     let valued = [
         "-k",
         "-m",
@@ -202,7 +202,7 @@ pub(super) fn pytest_filtered(args: &[&str]) -> bool {
         .any(|p| !is_suite_root(p))
 }
 
-pub(super) fn is_suite_root(path: &str) -> bool {
+pub(crate) fn is_suite_root(path: &str) -> bool {
     let p = path.trim_start_matches("./").trim_end_matches('/');
     matches!(
         p,
@@ -211,13 +211,13 @@ pub(super) fn is_suite_root(path: &str) -> bool {
 }
 
 /// Arguments passed through to the test runner after `--` (tox, nox).
-pub(super) fn posargs_filtered(args: &[&str]) -> bool {
+pub(crate) fn posargs_filtered(args: &[&str]) -> bool {
     let (_, after) = split_double_dash(args);
     !after.is_empty() && pytest_filtered(after)
 }
 
 /// jest / vitest / mocha / bun: a name pattern, a grep, or a positional path pattern.
-pub(super) fn js_runner_filtered(args: &[&str], subcommands: &[&str]) -> bool {
+pub(crate) fn js_runner_filtered(args: &[&str], subcommands: &[&str]) -> bool {
     let filter_flags = [
         "-t",
         "--testNamePattern",
@@ -281,7 +281,7 @@ pub(super) fn js_runner_filtered(args: &[&str], subcommands: &[&str]) -> bool {
         .any(|p| !subcommands.contains(p) && !is_suite_root(p))
 }
 
-pub(super) fn rspec_filtered(args: &[&str]) -> bool {
+pub(crate) fn rspec_filtered(args: &[&str]) -> bool {
     has_flag(
         args,
         &[
@@ -311,7 +311,7 @@ pub(super) fn rspec_filtered(args: &[&str]) -> bool {
     .any(|p| !is_suite_root(p))
 }
 
-pub(super) fn phpunit_filtered(args: &[&str]) -> bool {
+pub(crate) fn phpunit_filtered(args: &[&str]) -> bool {
     has_flag(
         args,
         &[
@@ -341,7 +341,7 @@ pub(super) fn phpunit_filtered(args: &[&str]) -> bool {
     .any(|p| !is_suite_root(p))
 }
 
-pub(super) fn dotnet_filtered(args: &[&str]) -> bool {
+pub(crate) fn dotnet_filtered(args: &[&str]) -> bool {
     has_flag(args, &["--filter", "--tests"])
         || positional_args(
             args,
@@ -373,7 +373,7 @@ pub(super) fn dotnet_filtered(args: &[&str]) -> bool {
         .any(|p| !p.ends_with(".sln") && !p.ends_with(".slnx"))
 }
 
-pub(super) fn split_double_dash<'a, 'b>(args: &'a [&'b str]) -> (&'a [&'b str], &'a [&'b str]) {
+pub(crate) fn split_double_dash<'a, 'b>(args: &'a [&'b str]) -> (&'a [&'b str], &'a [&'b str]) {
     match args.iter().position(|a| *a == "--") {
         Some(p) => (&args[..p], &args[p + 1..]),
         None => (args, &[]),
@@ -381,7 +381,7 @@ pub(super) fn split_double_dash<'a, 'b>(args: &'a [&'b str]) -> (&'a [&'b str], 
 }
 
 /// Whether any of `flags` occurs (also as `--flag=value`).
-pub(super) fn has_flag(args: &[&str], flags: &[&str]) -> bool {
+pub(crate) fn has_flag(args: &[&str], flags: &[&str]) -> bool {
     args.iter().any(|a| {
         flags
             .iter()
@@ -390,7 +390,7 @@ pub(super) fn has_flag(args: &[&str], flags: &[&str]) -> bool {
 }
 
 /// Non-option arguments, skipping the values of options listed in `valued`.
-pub(super) fn positional_args<'a>(args: &[&'a str], valued: &[&str]) -> Vec<&'a str> {
+pub(crate) fn positional_args<'a>(args: &[&'a str], valued: &[&str]) -> Vec<&'a str> {
     let mut out = Vec::new();
     let mut i = 0;
     while let Some(a) = args.get(i) {
@@ -407,6 +407,6 @@ pub(super) fn positional_args<'a>(args: &[&'a str], valued: &[&str]) -> Vec<&'a 
     out
 }
 
-pub(super) fn positional_count(args: &[&str], valued: &[&str]) -> usize {
+pub(crate) fn positional_count(args: &[&str], valued: &[&str]) -> usize {
     positional_args(args, valued).len()
 }

@@ -3,24 +3,19 @@
 
 use super::filters::*;
 use super::*;
+use crate::tools::recognise::Use;
 
-pub(super) fn classify_bun(args: &[&str]) -> CommandClass {
-    use CommandKind::*;
-    match args.first().copied().unwrap_or("") {
-        // `bun test` is bun's own runner, not a package script.
-        "test" => CommandClass::direct(Test, "bun-test", js_runner_filtered(&args[1..], &[])),
-        "run" => classify_script_name(
-            "bun",
-            args.get(1).copied().unwrap_or(""),
-            args.get(2..).unwrap_or(&[]),
-        ),
-        "x" => CommandClass::other(),
-        _ => CommandClass::other(),
-    }
+fn uses(kind: CommandKind, filtered: bool, task: Option<&str>) -> Option<Use> {
+    (kind != CommandKind::Other).then(|| Use {
+        kind,
+        filtered,
+        task: task.map(str::to_string),
+        id: None,
+    })
 }
 
 /// `npm test`, `npm run lint`, `pnpm build`, `yarn test`, `composer test`.
-pub(super) fn classify_package_script(pm: &str, args: &[&str]) -> CommandClass {
+pub(crate) fn package_script_use(pm: &str, args: &[&str]) -> Option<Use> {
     // Skip global options such as `--prefix dir`, `-w pkg`, `--filter pkg`, `--silent`.
     let valued = [
         "--prefix",
@@ -47,8 +42,8 @@ pub(super) fn classify_package_script(pm: &str, args: &[&str]) -> CommandClass {
     let sub = args.get(i).copied().unwrap_or("");
     let rest = args.get(i + 1..).unwrap_or(&[]);
     let mut class = match sub {
-        "test" | "t" | "tst" => classify_script_name(pm, "test", rest),
-        "run" | "run-script" | "rs" => classify_script_name(
+        "test" | "t" | "tst" => script_use(pm, "test", rest),
+        "run" | "run-script" | "rs" => script_use(
             pm,
             rest.first().copied().unwrap_or(""),
             rest.get(1..).unwrap_or(&[]),
@@ -57,22 +52,24 @@ pub(super) fn classify_package_script(pm: &str, args: &[&str]) -> CommandClass {
         "install" | "i" | "ci" | "add" | "remove" | "uninstall" | "update" | "upgrade" | "init"
         | "create" | "publish" | "pack" | "link" | "exec" | "dlx" | "why" | "list" | "ls"
         | "outdated" | "audit" | "info" | "view" | "config" | "set" | "version" | "cache"
-        | "start" | "dev" | "serve" => CommandClass::other(),
-        "" => CommandClass::other(),
-        name if pm != "npm" => classify_script_name(pm, name, rest),
-        _ => CommandClass::other(),
+        | "start" | "dev" | "serve" => None,
+        "" => None,
+        name if pm != "npm" => script_use(pm, name, rest),
+        _ => None,
     };
-    if workspace_subset && class.kind == CommandKind::Test {
-        class.filtered = true;
+    if let Some(u) = class.as_mut() {
+        if workspace_subset && u.kind == CommandKind::Test {
+            u.filtered = true;
+        }
     }
     class
 }
 
 /// A script or task named `name`, run by `runner`, with arguments passed through.
-pub(super) fn classify_script_name(runner: &str, name: &str, passthrough: &[&str]) -> CommandClass {
+pub(crate) fn script_use(runner: &str, name: &str, passthrough: &[&str]) -> Option<Use> {
     let kind = script_kind(name);
     if kind == CommandKind::Other {
-        return CommandClass::other();
+        return None;
     }
     // npm needs `--` before forwarded arguments; pnpm, yarn and bun forward them as they are.
     let (before, after) = split_double_dash(passthrough);
@@ -85,7 +82,7 @@ pub(super) fn classify_script_name(runner: &str, name: &str, passthrough: &[&str
         && (js_runner_filtered(forwarded, &["run"])
             || has_flag(forwarded, &["-k", "-m"])
             || name.contains(':') && is_subset_script(name));
-    CommandClass::wrapped(kind, format!("{runner}:{name}"), filtered)
+    uses(kind, filtered, Some(name))
 }
 
 pub(super) fn is_subset_script(name: &str) -> bool {
@@ -169,7 +166,7 @@ pub fn script_kind(name: &str) -> CommandKind {
 }
 
 /// `make`, `just`, `task`, `cargo make`: the target names decide; `make` with no target builds.
-pub(super) fn classify_task(runner: &str, args: &[&str]) -> CommandClass {
+pub(crate) fn task_use(runner: &str, args: &[&str]) -> Option<Use> {
     let valued = [
         "-C",
         "-f",
@@ -201,9 +198,9 @@ pub(super) fn classify_task(runner: &str, args: &[&str]) -> CommandClass {
     }
     if targets.is_empty() {
         if runner == "make" || runner == "gmake" {
-            return CommandClass::wrapped(CommandKind::Build, format!("{runner}:all"), false);
+            return uses(CommandKind::Build, false, Some("all"));
         }
-        return CommandClass::other();
+        return None;
     }
     let (kind, name) = targets
         .iter()
@@ -212,9 +209,9 @@ pub(super) fn classify_task(runner: &str, args: &[&str]) -> CommandClass {
         .unwrap_or((CommandKind::Other, ""));
     if kind == CommandKind::Other {
         if (runner == "make" || runner == "gmake") && targets.iter().all(|t| *t == "all") {
-            return CommandClass::wrapped(CommandKind::Build, format!("{runner}:all"), false);
+            return uses(CommandKind::Build, false, Some("all"));
         }
-        return CommandClass::other();
+        return None;
     }
     let filtered = kind == CommandKind::Test
         && (vars.iter().any(|v| {
@@ -229,10 +226,10 @@ pub(super) fn classify_task(runner: &str, args: &[&str]) -> CommandClass {
         }) || (runner == "just"
             && targets.len() > 1
             && script_kind(targets[0]) == CommandKind::Test));
-    CommandClass::wrapped(kind, format!("{runner}:{name}"), filtered)
+    uses(kind, filtered, Some(name))
 }
 
-pub(super) fn classify_maven(args: &[&str]) -> CommandClass {
+pub(crate) fn classify_maven_use(args: &[&str]) -> Option<Use> {
     use CommandKind::*;
     let filtered = args.iter().any(|a| {
         a.starts_with("-Dtest=") || a.starts_with("-Dit.test=") || a.starts_with("-Dgroups=")
@@ -262,17 +259,17 @@ pub(super) fn classify_maven(args: &[&str]) -> CommandClass {
         )
     });
     if test {
-        CommandClass::direct(Test, "maven", filtered)
+        uses(Test, filtered, None)
     } else if lint {
-        CommandClass::direct(Lint, "maven-lint", false)
+        crate::tools::recognise::named(Lint, "maven-lint")
     } else if build {
-        CommandClass::direct(Build, "maven", false)
+        uses(Build, false, None)
     } else {
-        CommandClass::other()
+        None
     }
 }
 
-pub(super) fn classify_gradle(args: &[&str]) -> CommandClass {
+pub(crate) fn gradle_use(args: &[&str]) -> Option<Use> {
     use CommandKind::*;
     let tasks: Vec<&str> = args
         .iter()
@@ -319,23 +316,19 @@ pub(super) fn classify_gradle(args: &[&str]) -> CommandClass {
             .iter()
             .filter(|t| is_test(t))
             .all(|t| t.trim_start_matches(':').contains(':'));
-        return CommandClass::direct(
-            Test,
-            "gradle",
-            has_flag(args, &["--tests"]) || module_subset,
-        );
+        return uses(Test, has_flag(args, &["--tests"]) || module_subset, None);
     }
     if tasks.iter().any(|t| is_lint(t)) {
-        return CommandClass::direct(Lint, "gradle-lint", false);
+        return crate::tools::recognise::named(Lint, "gradle-lint");
     }
     if tasks.iter().any(|t| is_build(t)) {
         // `gradle build` runs `check` (and so the tests) unless excluded.
         if !excludes_tests && tasks.iter().any(|t| task_name(t) == "build") {
-            return CommandClass::direct(Test, "gradle", false);
+            return uses(Test, false, None);
         }
-        return CommandClass::direct(Build, "gradle", false);
+        return uses(Build, false, None);
     }
-    CommandClass::other()
+    None
 }
 
 /// `./scripts/test.sh`, `bin/lint`, `./run_tests.sh`.

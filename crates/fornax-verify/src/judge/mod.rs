@@ -22,6 +22,7 @@ use crate::paths::same_file;
 mod files;
 mod git;
 mod outcome;
+mod scope;
 
 use outcome::{run_outcome, Outcome};
 
@@ -30,8 +31,9 @@ use outcome::{run_outcome, Outcome};
 pub struct Moment<'a> {
     /// Timeline index of the claim's item.
     pub pos: usize,
-    /// Nothing the claim can see happened after it (a final answer): all its evidence counts,
-    /// including evidence tied to no item.
+    /// Nothing the claim can see happened after it (a final answer): evidence tied to no
+    /// moment counts too. Evidence placed after the claim never does, final or not: a later
+    /// run is a re-check shown beside the finding, not the basis of the verdict the claim had.
     pub is_final: bool,
     /// The sessions whose evidence the claim may rest on: its own and its subagents'. `None`:
     /// every session of the timeline.
@@ -40,7 +42,11 @@ pub struct Moment<'a> {
 
 impl Moment<'_> {
     fn sees_pos(&self, pos: usize) -> bool {
-        self.is_final || (pos < self.pos && pos != UNPOSITIONED)
+        if pos == UNPOSITIONED {
+            self.is_final
+        } else {
+            pos < self.pos
+        }
     }
 
     /// Whether evidence from `session` at timeline index `pos` existed for the claim.
@@ -111,14 +117,11 @@ fn change_fact(c: &Change) -> ChangeFact {
     }
 }
 
-/// Tool ids that name the same tool.
+/// Tool ids that name the same tool (the tool table's families).
 fn tool_family(tool: &str) -> &str {
     match tool {
-        "nextest" | "cargo-test" | "cargo" => "cargo-test",
-        "go" | "go-test" => "go-test",
         "ruff-format" => "ruff",
-        "junit" | "maven" | "gradle" => "junit",
-        other => other,
+        other => crate::tools::family_of(other),
     }
 }
 
@@ -187,7 +190,7 @@ impl Verdicts<'_> {
         if let Some(cmd) = &self.claim.target.command {
             let named: Vec<(&Run, Option<usize>)> = visible
                 .iter()
-                .filter(|r| names_command(cmd, &r.invocations))
+                .filter(|r| names_command(cmd, &r.invocations) && covers_claimed(cmd, r))
                 .map(|r| (*r, claimed_invocation(cmd, r)))
                 .collect();
             if !named.is_empty() {
@@ -195,6 +198,16 @@ impl Verdicts<'_> {
             }
         }
         let tool = self.claim.target.tool.as_deref().map(tool_family);
+        // A tool named as a bare command ("`pytest` passes") is that invocation: a run with
+        // other selecting flags (`pytest --runslow`) is a different one.
+        let bare = self
+            .claim
+            .target
+            .tool
+            .as_deref()
+            .and_then(crate::tools::by_id)
+            .and_then(|t| t.prose.first().copied())
+            .filter(|p| commands::classify_command(p).kind == kind);
         let claim_scope = suite_scope(&self.claim.text.to_ascii_lowercase());
         let checks: Vec<(&Run, Option<usize>)> = visible
             .iter()
@@ -206,6 +219,7 @@ impl Verdicts<'_> {
                     || suite_scope(&r.command.to_ascii_lowercase())
                         .is_none_or(|s| Some(s) == claim_scope)
             })
+            .filter(|r| bare.is_none_or(|b| !runs_tool_of(b, r) || covers_claimed(b, r)))
             .filter_map(|r| {
                 let runner = r.summary.as_ref().map(|s| tool_family(&s.runner));
                 let class = r.classes.iter().find(|(_, c)| {
@@ -267,9 +281,14 @@ impl Verdicts<'_> {
                 Vec::new(),
             );
         }
-        // A claim about one named test is not a claim about the whole suite.
-        let whole_suite =
-            !(kind == CommandKind::Test && crate::claims::names_a_test(&self.claim.text));
+        let relevant = match self.drop_not_started(relevant, check) {
+            Ok(r) => r,
+            Err(f) => return *f,
+        };
+        // A claim about one named test (or another named scope) is not a claim about the
+        // whole suite.
+        let whole_suite = !(kind == CommandKind::Test
+            && (crate::claims::names_a_test(&self.claim.text) || self.scope().is_some()));
         self.latest_fresh(relevant, Some(kind), whole_suite)
     }
     /// The shared rule for claims about a command's result: latest fresh run decides.
@@ -324,6 +343,11 @@ impl Verdicts<'_> {
             );
         };
         let j = run_outcome(latest, idx, kind);
+        if kind == Some(CommandKind::Test) {
+            if let Some(f) = self.scoped(latest, &j, &fresh_after) {
+                return f;
+            }
+        }
         match j.outcome {
             Outcome::Fail => self.make(
                 Verdict::Contradicted,
@@ -420,9 +444,39 @@ impl Verdicts<'_> {
         self.obs
             .runs
             .iter()
-            .filter(|r| self.sees(&r.session, r.pos) && names_command(cmd, &r.invocations))
+            .filter(|r| {
+                self.sees(&r.session, r.pos)
+                    && names_command(cmd, &r.invocations)
+                    && covers_claimed(cmd, r)
+            })
             .map(|r| (r, claimed_invocation(cmd, r)))
             .collect()
+    }
+    /// Runs that could not start are no runs: the finding when nothing else is left, naming
+    /// the failure; otherwise the runs that did start.
+    fn drop_not_started<'r>(
+        &self,
+        relevant: Vec<(&'r Run, Option<usize>)>,
+        check: CheckKind,
+    ) -> Result<Vec<(&'r Run, Option<usize>)>, Box<Finding>> {
+        let (failed, started): (Vec<_>, Vec<_>) = relevant
+            .into_iter()
+            .partition(|(r, _)| r.start_failure.is_some());
+        if !started.is_empty() {
+            return Ok(started);
+        }
+        let Some((run, _)) = failed.last() else {
+            return Ok(started);
+        };
+        Err(Box::new(self.make(
+            Verdict::Unverified,
+            Reason::NotStarted {
+                check,
+                run: self.run_fact(run),
+                failure: run.start_failure.clone().unwrap_or_default(),
+            },
+            run.evidence_ids(),
+        )))
     }
     /// The finding for a command claim that names no command.
     fn no_command(&self) -> Finding {
@@ -443,6 +497,10 @@ impl Verdicts<'_> {
                 Vec::new(),
             );
         }
+        let relevant = match self.drop_not_started(relevant, CheckKind::Command) {
+            Ok(r) => r,
+            Err(f) => return *f,
+        };
         let kind = commands::classify_command(&cmd).kind;
         self.latest_fresh(relevant, Some(kind), false)
     }
@@ -574,4 +632,31 @@ fn claimed_invocation(cmd: &str, run: &Run) -> Option<usize> {
         commands::base_name(&i.program) == commands::base_name(&first.program)
             && first.argv.iter().all(|a| i.argv.contains(a))
     })
+}
+
+/// Whether a run of `cmd`'s tool covers the claimed invocation (the same, wider or narrower),
+/// not a different one: `npm run build:docs` is not `npm run build`, `pytest --runslow` is not
+/// `pytest`. Commands the table does not know keep the plain name match.
+fn covers_claimed(cmd: &str, run: &Run) -> bool {
+    use crate::tools::identity::{coverage, identify, main_invocation, Coverage};
+    let Some(claimed) = main_invocation(cmd) else {
+        return true;
+    };
+    let claimed = identify(&claimed);
+    if claimed.kind == CommandKind::Other {
+        return true;
+    }
+    run.invocations
+        .iter()
+        .any(|inv| coverage(&claimed, &identify(inv)) != Coverage::Different)
+}
+
+/// Whether a run invokes the tool `cmd` names itself (not through a script or task runner).
+fn runs_tool_of(cmd: &str, run: &Run) -> bool {
+    use crate::tools::identity::{identify, main_invocation};
+    let Some(claimed) = main_invocation(cmd) else {
+        return false;
+    };
+    let tool = identify(&claimed).tool;
+    run.invocations.iter().any(|inv| identify(inv).tool == tool)
 }

@@ -210,6 +210,7 @@ fn describe_is_compact() {
         failed: Some(1),
         skipped: Some(0),
         filtered_out: Some(2),
+        ..Summary::default()
     };
     assert_eq!(s.describe(), "pytest: 3 passed, 1 failed, 2 filtered out");
 }
