@@ -38,6 +38,10 @@ pub struct ScanSummary {
     pub claims: u64,
     /// Current findings per verdict over the sessions this scan touched.
     pub findings: BTreeMap<String, i64>,
+    /// Stored evidence that verification could not read (named by session and evidence key);
+    /// it was left out of the judgement.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable_evidence: Vec<String>,
     /// Per-file errors (the file's transaction was rolled back; other files went on).
     pub errors: Vec<FileError>,
     /// Time spent in redaction and verification, for the performance report.

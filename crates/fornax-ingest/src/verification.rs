@@ -91,7 +91,7 @@ fn verify_family(store: &mut Store, root: i64, now: &str) -> Result<FamilyOutcom
         }
     }
     let input = fornax_verify::TimelineInput {
-        items: merge_timelines(&family.items),
+        items: merge_timelines(&family.items, &family.item_seqs),
         evidence: family.evidence.iter().collect(),
         capabilities: family.capabilities.iter().collect(),
         family: family

@@ -26,6 +26,9 @@ pub struct FamilyData {
     pub root_cwd: Option<String>,
     /// Items per session, each in record order.
     pub items: Vec<Vec<Item>>,
+    /// Per session, per item, the order in which the store received it (across sessions: a
+    /// hook stream's events are received in firing order).
+    pub item_seqs: Vec<Vec<i64>>,
     /// Evidence not derived by verification (adapter and host-observed evidence).
     pub evidence: Vec<Evidence>,
     pub capabilities: Vec<RuntimeCapabilities>,
@@ -417,8 +420,9 @@ impl Store {
                 data.root_cwd = cwd;
             }
             data.members.push((sref.clone(), parent));
-            let (items, deferred) = self.items_of(id, &sref, lean)?;
+            let (items, deferred, seqs) = self.items_of(id, &sref, lean)?;
             data.items.push(items);
+            data.item_seqs.push(seqs);
             if lean {
                 data.deferred_texts.push(deferred);
             }
@@ -515,9 +519,9 @@ impl Store {
         session_id: i64,
         sref: &SessionRef,
         lean: bool,
-    ) -> Result<(Vec<Item>, Vec<Option<i64>>), StoreError> {
+    ) -> Result<(Vec<Item>, Vec<Option<i64>>, Vec<i64>), StoreError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT item.id, item.key, item.loop_position, item.at, item.role, item.strength,
+            "SELECT item.seq, item.key, item.loop_position, item.at, item.role, item.strength,
                     item.value,
                     CASE WHEN ?2 AND item.kind IN ('tool_output', 'reasoning') THEN NULL
                          ELSE text.body END,
@@ -534,8 +538,10 @@ impl Store {
             .query_row([session_id], |r| r.get(0))?;
         let count = usize::try_from(count).unwrap_or(0);
         let mut deferred = Vec::with_capacity(count);
+        let mut seqs = Vec::with_capacity(count);
         let rows = stmt.query_map(params![session_id, lean], |r| {
             Ok((
+                r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
                 r.get::<_, Option<u32>>(2)?,
                 r.get::<_, Option<String>>(3)?,
@@ -549,9 +555,10 @@ impl Store {
         })?;
         let mut items = Vec::with_capacity(count);
         for row in rows {
-            let (key, loop_position, at, role, strength, value, text, witnesses, deferred_id) =
+            let (seq, key, loop_position, at, role, strength, value, text, witnesses, deferred_id) =
                 row?;
             deferred.push(deferred_id);
+            seqs.push(seq);
             let mut value: SemanticValue =
                 serde_json::from_str(&value).map_err(json_err("item value"))?;
             if let Some(t) = text {
@@ -583,7 +590,7 @@ impl Store {
                 records,
             });
         }
-        Ok((items, deferred))
+        Ok((items, deferred, seqs))
     }
 
     /// Writes a family's verification in one transaction: replaces its derived evidence and

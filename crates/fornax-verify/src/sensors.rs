@@ -468,6 +468,30 @@ pub fn file_changes(
             }
         });
         let error = (succeeded == Some(false)).then(|| first_line(&text));
+        // A lone `rm` that failed names the paths it could not remove; the others are gone.
+        let invocations = effective_invocations(&parse_invocations(&stripped));
+        let lone_rm =
+            invocations.len() == 1 && matches!(base_name(&invocations[0].program), "rm" | "unlink");
+        if succeeded == Some(false) && lone_rm {
+            let failures = fschange::rm_failures(&text);
+            if !failures.is_empty() {
+                return targets
+                    .into_iter()
+                    .map(|t| {
+                        match failures
+                            .iter()
+                            .find(|(p, _)| crate::paths::same_file(&t.path, p))
+                        {
+                            Some((p, why)) => {
+                                let error = format!("rm: cannot remove '{p}': {why}");
+                                (t, Some(false), Some(error))
+                            }
+                            None => (t, Some(true), None),
+                        }
+                    })
+                    .collect();
+            }
+        }
         return targets
             .into_iter()
             .map(|t| (t, succeeded, error.clone()))
