@@ -1415,3 +1415,92 @@ fn a_run_inside_the_session_is_evidence_for_the_claims_after_it() {
     let v = s.verify_with(&[untrusted], &[]);
     assert_eq!(verdict(&v, "All tests pass"), Verdict::Unverified);
 }
+
+#[test]
+fn parallel_subagents_are_timelines_of_their_own() {
+    let mut s = Session::new(Provider::ClaudeCode, "par1");
+    let a = SessionRef::new(Provider::ClaudeCode, "agent-a4f09c2e71b3d58a6");
+    let b = SessionRef::new(Provider::ClaudeCode, "agent-a9e13b07c5d2f4e81");
+    for child in [&a, &b] {
+        s.family.push(FamilyMember {
+            session: child.clone(),
+            parent: Some(s.session.clone()),
+        });
+    }
+    s.family.push(FamilyMember {
+        session: s.session.clone(),
+        parent: None,
+    });
+    let edit = |s: &mut Session, who: &SessionRef, path: &str| {
+        let id = format!("edit_{}", s.items.len());
+        s.push_in(
+            who.clone(),
+            Role::AgentToolCall,
+            SemanticValue::ToolCall(ToolCallValue {
+                call_id: Some(id.clone()),
+                name: "Edit".into(),
+                arguments: json!({"file_path": path, "old_string": "a", "new_string": "b"}),
+                cwd: None,
+            }),
+        );
+        s.output_in(
+            who.clone(),
+            &id,
+            "The file has been updated successfully.",
+            None,
+            Some(false),
+        );
+    };
+    edit(&mut s, &a, "/w/conveyor/api/retry.go");
+    edit(&mut s, &b, "/w/conveyor/worker/backoff.go");
+    let id = s.call_in(a.clone(), "go test ./...");
+    s.output_in(
+        a.clone(),
+        &id,
+        "ok  \texample.com/conveyor/api\t0.41s\nok  \texample.com/conveyor/worker\t1.20s\n",
+        Some((0, EvidenceStrength::Structural)),
+        Some(false),
+    );
+    let id = s.call_in(b.clone(), "go test ./...");
+    s.output_in(
+        b.clone(),
+        &id,
+        "--- FAIL: TestBackoffCapsAtMax (0.00s)\nFAIL\nFAIL\texample.com/conveyor/worker\t1.19s\n",
+        Some((1, EvidenceStrength::Structural)),
+        Some(true),
+    );
+    s.push_in(
+        a.clone(),
+        Role::AgentFinalAnswer,
+        SemanticValue::Text(TextValue::full(
+            "Fixed the jitter in `api/retry.go`. `go test ./...` passes in my worktree.",
+        )),
+    );
+    s.push_in(
+        b.clone(),
+        Role::AgentFinalAnswer,
+        SemanticValue::Text(TextValue::full(
+            "I updated `api/retry.go` as well. The tests pass.",
+        )),
+    );
+    let v = s.verify();
+    // The api agent's run passed; the worker agent's later failure is not its evidence.
+    assert_eq!(verdict(&v, "passes in my worktree"), Verdict::Verified);
+    assert_eq!(verdict(&v, "Fixed the jitter"), Verdict::Verified);
+    // The worker agent never wrote api/retry.go (the api agent did), and its own run failed.
+    assert_eq!(verdict(&v, "I updated `api/retry.go`"), Verdict::Unverified);
+    assert_eq!(verdict(&v, "The tests pass"), Verdict::Contradicted);
+    let i = v
+        .claims
+        .iter()
+        .position(|c| c.text.contains("The tests pass"))
+        .unwrap();
+    assert_eq!(v.claims[i].session, b);
+    // Without the family, one timeline: the api agent's claim would rest on the other's run.
+    s.family.clear();
+    let merged = s.verify();
+    assert_eq!(
+        verdict(&merged, "passes in my worktree"),
+        Verdict::Contradicted
+    );
+}

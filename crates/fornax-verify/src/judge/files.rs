@@ -241,3 +241,191 @@ fn is_read_only(command: &str) -> bool {
                 )
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use fornax_types::{ClaimActor, ClaimSubject, ClaimTarget, Item, Verdict};
+
+    use crate::testkit::*;
+    use crate::{judge, observe, timeline::Timeline};
+
+    fn claim(subject: ClaimSubject, path: &str) -> fornax_types::Claim {
+        fornax_types::Claim {
+            id: "c".into(),
+            session: session(),
+            item_key: "answer".into(),
+            loop_position: Some(0),
+            subject,
+            text: format!("{} {path}", subject.as_str()),
+            target: ClaimTarget {
+                path: Some(path.into()),
+                ..ClaimTarget::default()
+            },
+            scope: Default::default(),
+            quantity: Default::default(),
+            actor: ClaimActor::Agent,
+            at: None,
+        }
+    }
+
+    /// Judges `claim` as a final answer after `items`.
+    fn judged(items: &[Item], claim: &fornax_types::Claim) -> fornax_types::Finding {
+        let refs: Vec<&Item> = items.iter().collect();
+        let t = Timeline::build(&refs);
+        let (_, obs) = observe::observe(&t, &[], &[]);
+        judge::judge(
+            claim,
+            &obs,
+            judge::Moment {
+                pos: items.len(),
+                is_final: true,
+                sessions: None,
+            },
+        )
+    }
+
+    fn run(key: &str, command: &str, text: &str, exit: i64) -> [Item; 2] {
+        [
+            shell_call(&format!("{key}c"), Some(key), command),
+            output(
+                &format!("{key}o"),
+                Some(key),
+                text,
+                Some(exit),
+                Some(exit != 0),
+            ),
+        ]
+    }
+
+    #[test]
+    fn deletions_by_rm_git_rm_and_patch() {
+        let mut items = Vec::new();
+        items.extend(run("a", "rm setup.cfg", "", 0));
+        items.extend(run(
+            "b",
+            "git rm -q scripts/old.sh",
+            "rm 'scripts/old.sh'",
+            0,
+        ));
+        items.push(tool_call(
+            "pc",
+            Some("p"),
+            "apply_patch",
+            serde_json::json!({"input": "*** Begin Patch\n*** Delete File: docs/legacy.md\n*** End Patch"}),
+        ));
+        items.push(output(
+            "po",
+            Some("p"),
+            "Success. Updated the following files:\nD docs/legacy.md\n",
+            Some(0),
+            Some(false),
+        ));
+        for path in ["setup.cfg", "scripts/old.sh", "docs/legacy.md"] {
+            let f = judged(&items, &claim(ClaimSubject::FileDeleted, path));
+            assert_eq!(f.verdict, Verdict::Verified, "{path}: {}", f.rationale());
+            assert_eq!(f.rule, "file_deleted.deleted");
+        }
+        // Nothing deleted this one; writing a file is not deleting it, and the other way round.
+        let f = judged(&items, &claim(ClaimSubject::FileDeleted, "tox.ini"));
+        assert_eq!(f.verdict, Verdict::Unverified);
+        let f = judged(&items, &claim(ClaimSubject::FileWritten, "setup.cfg"));
+        assert_eq!(f.verdict, Verdict::Unverified, "{}", f.rationale());
+    }
+
+    #[test]
+    fn a_failed_rm_contradicts_unless_the_file_was_already_gone() {
+        let items = run(
+            "a",
+            "rm vendor/a.js vendor/b.js vendor/c.js",
+            "rm: cannot remove 'vendor/a.js': Permission denied\nrm: cannot remove 'vendor/c.js': No such file or directory\n",
+            1,
+        );
+        let f = judged(&items, &claim(ClaimSubject::FileDeleted, "vendor/a.js"));
+        assert_eq!(f.verdict, Verdict::Contradicted, "{}", f.rationale());
+        assert!(
+            f.rationale().contains("Permission denied"),
+            "{}",
+            f.rationale()
+        );
+        // rm named only the others: this one went.
+        let f = judged(&items, &claim(ClaimSubject::FileDeleted, "vendor/b.js"));
+        assert_eq!(f.verdict, Verdict::Verified, "{}", f.rationale());
+        // Already absent: not what the claim says happened, but not a contradiction either.
+        let f = judged(&items, &claim(ClaimSubject::FileDeleted, "vendor/c.js"));
+        assert_eq!(f.verdict, Verdict::Review, "{}", f.rationale());
+    }
+
+    #[test]
+    fn shell_writes_count_and_the_latest_attempt_wins() {
+        let mut items = Vec::new();
+        items.extend(run(
+            "a",
+            "mkdir -p .github/workflows && cp templates/ci.yml .github/workflows/ci.yml",
+            "",
+            0,
+        ));
+        items.extend(run("b", "printf 'A=1\\n' | tee .env.example", "A=1\n", 0));
+        items.extend(run("c", "mv config/nginx.conf deploy/nginx.conf", "", 0));
+        items.extend(run(
+            "d",
+            "cat > MANIFEST.in <<'EOF'\ninclude LICENSE\nEOF",
+            "",
+            0,
+        ));
+        // A failed edit retried successfully.
+        items.push(tool_call(
+            "ec1",
+            Some("e1"),
+            "Edit",
+            serde_json::json!({"file_path": "/w/src/app.ts"}),
+        ));
+        items.push(output(
+            "eo1",
+            Some("e1"),
+            "<tool_use_error>String to replace not found in file.</tool_use_error>",
+            None,
+            Some(true),
+        ));
+        items.push(tool_call(
+            "ec2",
+            Some("e2"),
+            "Edit",
+            serde_json::json!({"file_path": "/w/src/app.ts"}),
+        ));
+        items.push(output(
+            "eo2",
+            Some("e2"),
+            "The file /w/src/app.ts has been updated successfully.",
+            None,
+            Some(false),
+        ));
+        for path in [
+            ".github/workflows/ci.yml",
+            ".env.example",
+            "deploy/nginx.conf",
+            "MANIFEST.in",
+            "src/app.ts",
+        ] {
+            let f = judged(&items, &claim(ClaimSubject::FileWritten, path));
+            assert_eq!(f.verdict, Verdict::Verified, "{path}: {}", f.rationale());
+        }
+        // mv takes the file away from its old path.
+        let f = judged(
+            &items,
+            &claim(ClaimSubject::FileDeleted, "config/nginx.conf"),
+        );
+        assert_eq!(f.verdict, Verdict::Verified, "{}", f.rationale());
+    }
+
+    #[test]
+    fn another_actors_file_work_is_not_the_sessions() {
+        let items = run("a", "cp a.toml config/app.toml", "", 0);
+        let mut c = claim(ClaimSubject::FileWritten, "config/app.toml");
+        c.actor = ClaimActor::Other {
+            who: "Priya".into(),
+        };
+        let f = judged(&items, &c);
+        assert_eq!(f.verdict, Verdict::Unverified, "{}", f.rationale());
+        assert_eq!(f.rule, "file_written.other_actor_unseen");
+    }
+}

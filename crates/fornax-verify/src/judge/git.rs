@@ -429,3 +429,115 @@ fn commit_index(run: &Run) -> Option<usize> {
         commands::base_name(&i.program) == "git" && i.argv.iter().any(|a| a == "commit")
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use fornax_types::{ClaimActor, ClaimSubject, ClaimTarget, Item, Verdict};
+
+    use crate::testkit::*;
+    use crate::{judge, observe, timeline::Timeline};
+
+    fn claim(subject: ClaimSubject, sha: Option<&str>, actor: ClaimActor) -> fornax_types::Claim {
+        fornax_types::Claim {
+            id: "c".into(),
+            session: session(),
+            item_key: "answer".into(),
+            loop_position: Some(0),
+            subject,
+            text: "claim".into(),
+            target: ClaimTarget {
+                sha: sha.map(str::to_string),
+                ..ClaimTarget::default()
+            },
+            scope: Default::default(),
+            quantity: Default::default(),
+            actor,
+            at: None,
+        }
+    }
+
+    fn judged(items: &[Item], claim: &fornax_types::Claim) -> fornax_types::Finding {
+        let refs: Vec<&Item> = items.iter().collect();
+        let t = Timeline::build(&refs);
+        let (_, obs) = observe::observe(&t, &[], &[]);
+        judge::judge(
+            claim,
+            &obs,
+            judge::Moment {
+                pos: items.len(),
+                is_final: true,
+                sessions: None,
+            },
+        )
+    }
+
+    fn session_items() -> Vec<Item> {
+        vec![
+            shell_call("lc", Some("l"), "git log --oneline -3"),
+            output(
+                "lo",
+                Some("l"),
+                "4e1a9c2 fix(parser): empty input\nb7d0e13 chore: bump serde\n",
+                Some(0),
+                Some(false),
+            ),
+            shell_call("cc", Some("c"), "git commit -am 'fix'"),
+            output(
+                "co",
+                Some("c"),
+                "On branch main\nnothing to commit, working tree clean",
+                Some(1),
+                Some(true),
+            ),
+            shell_call("pc", Some("p"), "git push origin main"),
+            output(
+                "po",
+                Some("p"),
+                "To github.com:a/b.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs",
+                Some(1),
+                Some(true),
+            ),
+        ]
+    }
+
+    fn other() -> ClaimActor {
+        ClaimActor::Other { who: "Maya".into() }
+    }
+
+    #[test]
+    fn another_actors_commit_is_judged_by_evidence_about_it() {
+        let items = session_items();
+        // The session's own "nothing to commit" says nothing about Maya's commit; the log shows
+        // it.
+        let f = judged(
+            &items,
+            &claim(ClaimSubject::GitCommit, Some("4e1a9c2"), other()),
+        );
+        assert_eq!(f.verdict, Verdict::Verified, "{}", f.rationale());
+        assert_eq!(f.rule, "git_commit.commit_listed");
+        // A commit nothing shows: unverified, never contradicted by the session's own work.
+        let f = judged(
+            &items,
+            &claim(ClaimSubject::GitCommit, Some("9999999"), other()),
+        );
+        assert_eq!(f.verdict, Verdict::Unverified, "{}", f.rationale());
+        // The agent's own claim of the same commit is about its own work: contradicted.
+        let f = judged(
+            &items,
+            &claim(ClaimSubject::GitCommit, None, ClaimActor::Agent),
+        );
+        assert_eq!(f.verdict, Verdict::Contradicted, "{}", f.rationale());
+    }
+
+    #[test]
+    fn another_actors_push_is_not_contradicted_by_the_sessions_rejected_push() {
+        let items = session_items();
+        let f = judged(&items, &claim(ClaimSubject::GitPush, None, other()));
+        assert_eq!(f.verdict, Verdict::Unverified, "{}", f.rationale());
+        let f = judged(
+            &items,
+            &claim(ClaimSubject::GitPush, None, ClaimActor::Agent),
+        );
+        assert_eq!(f.verdict, Verdict::Contradicted, "{}", f.rationale());
+    }
+}
