@@ -5,6 +5,9 @@
 //! The sessions are the labeled verdict cases' native files (`tests/verdicts/sessions`),
 //! without their hook and plugin streams (those reach the store through the live transports).
 
+// The test reports its seed and how many kills left claims owed, for a person reading it.
+#![allow(clippy::print_stderr)]
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -944,7 +944,9 @@ impl Store {
             ) = row?;
             // A reason this release cannot read (written by a newer one) keeps its sentence.
             let reason = match reason.as_deref().map(serde_json::from_str::<Reason>) {
-                Some(Ok(reason)) => StoredReason::Typed { reason },
+                Some(Ok(reason)) => StoredReason::Typed {
+                    reason: Box::new(reason),
+                },
                 _ => StoredReason::Legacy { rationale },
             };
             let ids: Vec<String> = serde_json::from_str(&evidence).unwrap_or_default();

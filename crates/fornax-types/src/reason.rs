@@ -1166,7 +1166,7 @@ fn readings_phrase(readings: &[Reading]) -> String {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "form", rename_all = "snake_case")]
 pub enum StoredReason {
-    Typed { reason: Reason },
+    Typed { reason: Box<Reason> },
     Legacy { rationale: String },
 }
 
@@ -1239,7 +1239,9 @@ mod tests {
         let back: Reason = serde_json::from_str(&json).unwrap();
         assert_eq!(back, reason);
         assert!(reason.render().contains("Permission denied"));
-        let stored = StoredReason::Typed { reason };
+        let stored = StoredReason::Typed {
+            reason: Box::new(reason),
+        };
         let back: StoredReason =
             serde_json::from_str(&serde_json::to_string(&stored).unwrap()).unwrap();
         assert_eq!(back.render(), stored.render());

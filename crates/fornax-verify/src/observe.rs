@@ -400,21 +400,18 @@ fn attach_to_run(run: &mut Run, ev: &Evidence) {
             run.summary_id = Some(ev.id.clone());
             run.has_output = true;
         }
-        EvidencePayload::GitOutcome(p) => {
+        EvidencePayload::GitOutcome(p)
             if !run
                 .git
                 .iter()
-                .any(|(_, g)| g.outcome == p.outcome && g.sha == p.sha)
-            {
-                run.git.push((ev.id.clone(), p.clone()));
-                run.has_output = true;
-            }
+                .any(|(_, g)| g.outcome == p.outcome && g.sha == p.sha) =>
+        {
+            run.git.push((ev.id.clone(), p.clone()));
+            run.has_output = true;
         }
         EvidencePayload::ToolResult(p) => {
-            if let Some(exit) = run.exit.as_mut() {
-                if exit.failed.is_none() {
-                    exit.failed = Some(p.failed);
-                }
+            if let Some(exit) = run.exit.as_mut().filter(|e| e.failed.is_none()) {
+                exit.failed = Some(p.failed);
             }
         }
         _ => {}
