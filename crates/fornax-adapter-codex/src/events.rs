@@ -165,9 +165,14 @@ impl CodexAdapter {
                 Handled::Ignored("image generation progress")
             }
             "guardian_assessment" => Handled::Ignored("safety assessment of a proposed action"),
-            "thread_goal_updated" | "thread_settings_applied" => {
-                Handled::Ignored("thread settings bookkeeping")
-            }
+            "thread_settings_applied" => match thread_settings_text(p) {
+                Some(text) => self.text_item("settings", Role::RuntimeState, &text, 4096, cx),
+                None => Handled::Ignored("thread settings bookkeeping"),
+            },
+            "thread_goal_updated" => match thread_goal_text(p) {
+                Some(text) => self.text_item("goal", Role::RuntimeState, &text, 4096, cx),
+                None => Handled::Ignored("thread goal without an objective"),
+            },
             "collab_agent_spawn_begin"
             | "collab_agent_interaction_begin"
             | "collab_waiting_begin"
@@ -545,4 +550,41 @@ fn dynamic_name(p: &Value) -> String {
         (None, Some(tool)) => tool.to_string(),
         _ => "<dynamic tool>".to_string(),
     }
+}
+
+/// `thread_settings_applied` (0.146): the settings a thread now runs with, in one line.
+fn thread_settings_text(p: &Value) -> Option<String> {
+    let t = p.get("thread_settings")?;
+    let text = |field: &str| t.get(field).and_then(Value::as_str);
+    // What the agent may touch comes before the details: it is what a reader looks for.
+    let profile = t
+        .get("active_permission_profile")
+        .and_then(|a| a.get("id"))
+        .and_then(Value::as_str)
+        .or_else(|| {
+            t.get("permission_profile")
+                .and_then(|a| a.get("type"))
+                .and_then(Value::as_str)
+        });
+    let parts: Vec<String> = [
+        text("model").map(|v| format!("model {v}")),
+        text("approval_policy").map(|v| format!("approval {v}")),
+        profile.map(|v| format!("permissions {v}")),
+        text("reasoning_effort").map(|v| format!("reasoning effort {v}")),
+        text("cwd").map(|v| format!("cwd {v}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!parts.is_empty()).then(|| format!("thread settings: {}", parts.join(", ")))
+}
+
+/// `thread_goal_updated`: the thread's goal and where it stands.
+fn thread_goal_text(p: &Value) -> Option<String> {
+    let goal = p.get("goal")?;
+    let objective = goal.get("objective").and_then(Value::as_str)?;
+    Some(match goal.get("status").and_then(Value::as_str) {
+        Some(status) => format!("goal ({status}): {objective}"),
+        None => format!("goal: {objective}"),
+    })
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use fornax_adapter_codex::{descriptors, CodexAdapter};
+use fornax_adapter_codex::{descriptors, CodexAdapter, CodexHistoryAdapter, HISTORY_ADAPTER};
 use fornax_adapter_conformance::{check_adapter, load_fixtures, replay};
 use fornax_types::{AgentAdapter, IngestMessage, NativeRecord, RecordRef, SourceId};
 
@@ -18,6 +18,11 @@ fn fixtures() -> Vec<(String, fornax_adapter_conformance::Fixture)> {
 fn every_fixture_passes_the_conformance_suite() {
     for (name, fixture) in fixtures() {
         assert_eq!(fixture.provider, "codex", "{name}");
+        if is_history(&fixture) {
+            let report = check_adapter(CodexHistoryAdapter::default, &fixture.native_events);
+            assert!(report.is_ok(), "{name}: {:?}", report.violations);
+            continue;
+        }
         assert_eq!(fixture.adapter.as_deref(), Some("codex-rollout"), "{name}");
         let report = check_adapter(CodexAdapter::default, &fixture.native_events);
         if !report.is_ok() {
@@ -29,8 +34,11 @@ fn every_fixture_passes_the_conformance_suite() {
 #[test]
 fn golden_fixtures_replay_to_their_snapshots() {
     for (name, fixture) in fixtures() {
-        let mut adapter = CodexAdapter::default();
-        let replayed = replay(&mut adapter, &fixture);
+        let replayed = if is_history(&fixture) {
+            replay(&mut CodexHistoryAdapter::default(), &fixture)
+        } else {
+            replay(&mut CodexAdapter::default(), &fixture)
+        };
         if name.starts_with("unrecognized_future_") {
             assert!(
                 !replayed.unrecognized().is_empty(),
@@ -50,7 +58,13 @@ fn golden_fixtures_replay_to_their_snapshots() {
 #[test]
 fn every_fixture_record_is_sniffed_as_codex() {
     let sniff = descriptors()[0].sniff;
+    let sniff_history = descriptors()[1].sniff;
     for (name, fixture) in fixtures() {
+        if is_history(&fixture) {
+            assert!(fixture.native_events.iter().all(sniff_history), "{name}");
+            assert!(!fixture.native_events.iter().any(sniff), "{name}");
+            continue;
+        }
         if name == "unrecognized_future_top_level" {
             // A future top-level type is not claimed from one line alone.
             continue;
@@ -78,11 +92,18 @@ fn descriptor_registers_the_rollout_format() {
     assert_eq!(adapter.provider(), fornax_types::Provider::Codex);
 }
 
+fn is_history(fixture: &fornax_adapter_conformance::Fixture) -> bool {
+    fixture.adapter.as_deref() == Some(HISTORY_ADAPTER)
+}
+
 /// Normalizing in two halves with a checkpoint in between gives exactly the messages of one
 /// uninterrupted pass.
 #[test]
 fn checkpoint_and_resume_continue_where_reading_stopped() {
     for (name, fixture) in fixtures() {
+        if is_history(&fixture) {
+            continue;
+        }
         let hint = fixture.session_hint.clone().unwrap_or_default();
         let source = SourceId::new("resume");
         let run =

@@ -78,6 +78,9 @@ impl Ctx<'_> {
     }
 }
 
+/// The session id Gemini CLI's A2A server writes into every chat header.
+const A2A_SERVER_ID: &str = "a2a-server";
+
 fn str_field<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     obj.get(key).and_then(Value::as_str)
 }
@@ -145,7 +148,11 @@ impl GeminiAdapter {
         let Some(id) = str_field(obj, "sessionId").filter(|id| !id.is_empty()) else {
             return Vec::new();
         };
-        let id = bounded(id);
+        let id = match (id, str_field(obj, "startTime")) {
+            // The A2A server writes every run under this one id; its start tells them apart.
+            (A2A_SERVER_ID, Some(start)) => format!("{A2A_SERVER_ID}@{}", bounded(start)),
+            _ => bounded(id),
+        };
         let name = str_field(obj, "summary").map(|s| TextValue::capped(s.trim(), 1024).text);
         let mut out = Vec::new();
         match self.state.session.as_mut() {
@@ -164,7 +171,12 @@ impl GeminiAdapter {
                 let session = Session {
                     id: SessionRef::new(Provider::Gemini, id),
                     identity_record: record.clone(),
-                    cwd: None,
+                    // The chat's workspace directories, when the record lists them.
+                    cwd: obj
+                        .get("directories")
+                        .and_then(|d| d.get(0))
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
                     name,
                     created_at: str_field(obj, "startTime").map(str::to_string),
                     forked_from: None,
@@ -671,7 +683,7 @@ impl GeminiAdapter {
                 adapter_version: self.adapter_version(),
             }
             .into_evidence();
-            out.push(IngestMessage::Evidence(evidence));
+            out.extend(evidence.map(IngestMessage::Evidence));
         }
     }
 

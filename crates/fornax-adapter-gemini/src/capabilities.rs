@@ -10,7 +10,7 @@ pub(crate) fn chat_file_capabilities() -> RuntimeCapabilities {
         .declare(
             SignalClass::SessionLifecycle,
             Available,
-            "sessionId and startTime; no end record; no working directory (projectHash only)",
+            "sessionId and startTime (an A2A-server run by its start); the working directory from `directories` when the chat lists it, else only projectHash; no end record",
         )
         .declare(
             SignalClass::LoopLifecycle,

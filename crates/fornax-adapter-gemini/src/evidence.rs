@@ -2,11 +2,9 @@
 //! with its outcome, so it publishes that evidence itself. Exit codes, test summaries and git
 //! outcomes are derived by core sensors from the items.
 
-use fornax_types::evidence::{FileDiffPayload, FileOperation};
-use fornax_types::{
-    ClockSource, CollectionMethod, Evidence, EvidencePayload, EvidenceSource, Freshness, Provider,
-    RecordRef, SessionRef, TrustClass,
-};
+use fornax_types::evidence::FileOperation;
+use fornax_types::kit::{EditSensor, FileEdit};
+use fornax_types::{CollectionMethod, Evidence, Provider, RecordRef, SessionRef};
 
 /// Where the evidence's bytes come from, and who could have changed them.
 const TAMPER_BOUNDARY: &str =
@@ -32,45 +30,24 @@ pub(crate) struct FileMutation<'a> {
 }
 
 impl FileMutation<'_> {
-    pub fn into_evidence(self) -> Evidence {
-        let payload = FileDiffPayload {
-            path: self.path.to_string(),
-            operation: self.operation,
-            succeeded: self.succeeded,
-            tool: self.tool.to_string(),
-            call_id: Some(self.call_id.to_string()),
-            error: self.error,
-            lines_added: self.lines.map(|l| l.0),
-            lines_removed: self.lines.map(|l| l.1),
-        };
-        let clock = if self.at.is_some() {
-            ClockSource::RuntimeRecord
-        } else {
-            ClockSource::RecordOrderOnly
-        };
-        Evidence {
-            id: format!("file:{}:{}", self.call_id, self.path),
-            session: self.session.clone(),
-            payload: EvidencePayload::FileDiff(payload),
-            source: EvidenceSource {
-                sensor_name: "gemini.file_mutation".into(),
-                trust_class: TrustClass::AgentAdjacent,
-                collection_method: CollectionMethod::FilePoll,
-                collector_version: self.adapter_version.into(),
-                freshness: Freshness {
-                    clock,
-                    caveat: None,
-                },
-                tamper_boundary: TAMPER_BOUNDARY.into(),
-                collected_at: None,
-                provider: Provider::Gemini,
-            },
-            provenance: format!("gemini:{}:toolCall:{}", self.adapter_version, self.tool),
-            extension: None,
-            item_key: Some(self.item_key),
-            loop_position: self.loop_position,
-            at: self.at,
-            records: vec![self.record],
-        }
+    pub fn into_evidence(self) -> Option<Evidence> {
+        let mut edit = FileEdit::new(self.session.clone(), self.path, self.operation, self.tool);
+        edit.succeeded = self.succeeded;
+        edit.call_id = Some(self.call_id.to_string());
+        edit.error = self.error;
+        edit.lines_added = self.lines.map(|l| l.0);
+        edit.lines_removed = self.lines.map(|l| l.1);
+        edit.item_key = Some(self.item_key);
+        edit.loop_position = self.loop_position;
+        edit.at = self.at;
+        edit.records = vec![self.record];
+        edit.discriminator = "toolCall".to_string();
+        edit.into_evidence(&EditSensor {
+            provider: Provider::Gemini,
+            sensor_name: "gemini.file_mutation",
+            collector_version: self.adapter_version,
+            method: CollectionMethod::FilePoll,
+            tamper_boundary: TAMPER_BOUNDARY,
+        })
     }
 }

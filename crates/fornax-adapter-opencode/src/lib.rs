@@ -34,7 +34,6 @@ mod json;
 mod outcome;
 mod plugin;
 mod storage;
-mod time;
 mod tools;
 mod tracker;
 mod tree;

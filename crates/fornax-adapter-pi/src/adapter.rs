@@ -572,7 +572,7 @@ impl PiAdapter {
                     adapter_version: self.adapter_version(),
                 }
                 .into_evidence();
-                out.push(IngestMessage::Evidence(evidence));
+                out.extend(evidence.map(IngestMessage::Evidence));
             }
         }
         out

@@ -2,11 +2,9 @@
 //! result, so it publishes that evidence itself. Exit codes, test summaries and git outcomes
 //! are derived by core sensors from the items.
 
-use fornax_types::evidence::{FileDiffPayload, FileOperation};
-use fornax_types::{
-    ClockSource, CollectionMethod, Evidence, EvidencePayload, EvidenceSource, Freshness, Provider,
-    RecordRef, SessionRef, TrustClass,
-};
+use fornax_types::evidence::FileOperation;
+use fornax_types::kit::{EditSensor, FileEdit};
+use fornax_types::{CollectionMethod, Evidence, Provider, RecordRef, SessionRef};
 
 use crate::state::FileTarget;
 
@@ -32,54 +30,35 @@ pub(crate) struct FileMutation<'a> {
 }
 
 impl FileMutation<'_> {
-    pub fn into_evidence(self) -> Evidence {
+    pub fn into_evidence(self) -> Option<Evidence> {
         // `write` creates or overwrites; Pi does not record which, so it reads as a creation.
         let operation = if self.target.tool == "edit" {
             FileOperation::Update
         } else {
             FileOperation::Create
         };
-        let payload = FileDiffPayload {
-            path: self.target.path.clone(),
+        let mut edit = FileEdit::new(
+            self.session.clone(),
+            self.target.path.clone(),
             operation,
-            succeeded: !self.failed,
-            tool: self.target.tool.clone(),
-            call_id: Some(self.call_id.to_string()),
-            error: self.error,
-            lines_added: self.lines.map(|l| l.0),
-            lines_removed: self.lines.map(|l| l.1),
-        };
-        let clock = if self.at.is_some() {
-            ClockSource::RuntimeRecord
-        } else {
-            ClockSource::RecordOrderOnly
-        };
-        Evidence {
-            id: format!("file:{}:{}", self.call_id, self.target.path),
-            session: self.session.clone(),
-            payload: EvidencePayload::FileDiff(payload),
-            source: EvidenceSource {
-                sensor_name: "pi.file_mutation".into(),
-                trust_class: TrustClass::AgentAdjacent,
-                collection_method: CollectionMethod::FilePoll,
-                collector_version: self.adapter_version.into(),
-                freshness: Freshness {
-                    clock,
-                    caveat: None,
-                },
-                tamper_boundary: TAMPER_BOUNDARY.into(),
-                collected_at: None,
-                provider: Provider::Pi,
-            },
-            provenance: format!(
-                "pi:{}:message:toolResult:{}",
-                self.adapter_version, self.target.tool
-            ),
-            extension: None,
-            item_key: Some(self.item_key),
-            loop_position: self.loop_position,
-            at: self.at,
-            records: self.records,
-        }
+            self.target.tool.clone(),
+        );
+        edit.succeeded = !self.failed;
+        edit.call_id = Some(self.call_id.to_string());
+        edit.error = self.error;
+        edit.lines_added = self.lines.map(|l| l.0);
+        edit.lines_removed = self.lines.map(|l| l.1);
+        edit.item_key = Some(self.item_key);
+        edit.loop_position = self.loop_position;
+        edit.at = self.at;
+        edit.records = self.records;
+        edit.discriminator = "message:toolResult".to_string();
+        edit.into_evidence(&EditSensor {
+            provider: Provider::Pi,
+            sensor_name: "pi.file_mutation",
+            collector_version: self.adapter_version,
+            method: CollectionMethod::FilePoll,
+            tamper_boundary: TAMPER_BOUNDARY,
+        })
     }
 }

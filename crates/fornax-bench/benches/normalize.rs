@@ -49,6 +49,7 @@ fn normalize_all(descriptor: &AdapterDescriptor, input: &Input) -> usize {
             value,
             byte_len: *byte_len,
             member: None,
+            location: None,
         };
         messages += adapter.normalize("bench-session", &native).messages().len();
     }

@@ -1,8 +1,13 @@
-//! Test-runner output → one test-run summary. Pure functions over text: no I/O, never panic,
-//! `None` when nothing recognizable is there (absent is not zero).
+//! Test-runner output → one test-run summary, for the built-in test-runner envelopes. The
+//! output is read by the verifier's own parsers ([`fornax_verify::tools::parse`], the tool
+//! table's), so a run Fornax performs and a run an agent performed are read the same way;
+//! this module only shapes their report into the capability's summary. Pure: no I/O, never
+//! panics, `None` when nothing recognizable is there (absent is not zero).
 
+use fornax_types::evidence::TestOutcome;
+use fornax_types::ScopeUnit;
+use fornax_verify::tools::{parse, TestReport};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// How many failing test names a summary keeps.
 const MAX_FAILURES: usize = 50;
@@ -26,23 +31,38 @@ pub struct TestRunSummary {
 }
 
 impl TestRunSummary {
-    fn new(runner: &str) -> Self {
+    /// The summary of a parsed report, stamped with `runner`: its counts (an uncounted
+    /// total is 0) and the names of its failing tests, else of its failing files or packages
+    /// (a package that failed to build has no failing test).
+    pub fn from_report(report: &TestReport, runner: &str) -> Self {
+        let passed = report.passed.unwrap_or(0);
+        let failed = report.failed.unwrap_or(0);
+        let skipped = report.skipped.unwrap_or(0);
+        let failing = |unit: ScopeUnit| {
+            report
+                .scopes_of(unit)
+                .filter(|s| s.outcome == TestOutcome::Failed)
+                .map(|s| s.name.clone())
+                .collect::<Vec<String>>()
+        };
+        let mut failures = failing(ScopeUnit::Test);
+        if failures.is_empty() {
+            failures = [ScopeUnit::File, ScopeUnit::Package, ScopeUnit::Module]
+                .into_iter()
+                .flat_map(failing)
+                .collect();
+        }
+        failures.dedup();
+        failures.truncate(MAX_FAILURES);
         TestRunSummary {
             runner: runner.to_string(),
-            ..TestRunSummary::default()
+            passed,
+            failed,
+            skipped,
+            total: passed + failed + skipped,
+            filtered_out: report.filtered_out,
+            failures,
         }
-    }
-
-    fn fail(&mut self, name: impl Into<String>) {
-        let name = name.into();
-        if self.failures.len() < MAX_FAILURES && !self.failures.contains(&name) {
-            self.failures.push(name);
-        }
-    }
-
-    fn finish(mut self) -> Self {
-        self.total = self.passed + self.failed + self.skipped;
-        self
     }
 
     pub fn success(&self) -> bool {
@@ -50,284 +70,46 @@ impl TestRunSummary {
     }
 }
 
-/// libtest (`cargo test`): human `test result:` lines summed over every test binary, or
-/// libtest JSON events (`--format json`), whichever is present.
+/// libtest (`cargo test`): its human `test result:` lines summed over every test binary, or
+/// its JSON events (`--format json`).
 pub fn parse_libtest(output: &str) -> Option<TestRunSummary> {
-    let mut human = TestRunSummary::new("cargo");
-    let mut json = TestRunSummary::new("cargo");
-    let (mut saw_human, mut saw_json) = (false, false);
-    let mut filtered = 0;
-    for line in output.lines() {
-        let line = line.trim();
-        if let Some(rest) = line.strip_prefix("test result: ") {
-            saw_human = true;
-            for part in rest.split([';', '.']).map(str::trim) {
-                let mut words = part.split_whitespace();
-                let (Some(n), Some(label)) = (words.next(), words.next()) else {
-                    continue;
-                };
-                let Ok(n) = n.parse::<u64>() else { continue };
-                match label {
-                    "passed" => human.passed += n,
-                    "failed" => human.failed += n,
-                    "ignored" => human.skipped += n,
-                    "filtered" => filtered += n,
-                    _ => {}
-                }
-            }
-        } else if let Some(name) = line
-            .strip_prefix("test ")
-            .and_then(|r| r.strip_suffix(" ... FAILED"))
-        {
-            human.fail(name);
-        } else if line.starts_with('{') {
-            let Ok(event) = serde_json::from_str::<Value>(line) else {
-                continue;
-            };
-            match (event["type"].as_str(), event["event"].as_str()) {
-                (Some("suite"), Some("ok" | "failed")) => {
-                    saw_json = true;
-                    json.passed += event["passed"].as_u64().unwrap_or(0);
-                    json.failed += event["failed"].as_u64().unwrap_or(0);
-                    json.skipped += event["ignored"].as_u64().unwrap_or(0);
-                    *json.filtered_out.get_or_insert(0) +=
-                        event["filtered_out"].as_u64().unwrap_or(0);
-                }
-                (Some("test"), Some("failed")) => {
-                    if let Some(name) = event["name"].as_str() {
-                        json.fail(name);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    if saw_json {
-        Some(json.finish())
-    } else if saw_human {
-        human.filtered_out = Some(filtered);
-        Some(human.finish())
-    } else {
-        None
-    }
+    let output = parse::bounded(output);
+    parse::libtest_json(output)
+        .or_else(|| parse::cargo(output))
+        .map(|r| TestRunSummary::from_report(&r, "cargo"))
 }
 
-/// cargo-nextest's human summary (`Summary [..] N tests run: N passed, N failed, N skipped`,
-/// on stderr), falling back to libtest JSON (nextest's libtest-json output).
+/// cargo-nextest's summary (or its libtest JSON output).
 pub fn parse_nextest(output: &str) -> Option<TestRunSummary> {
-    let mut s = TestRunSummary::new("nextest");
-    let mut saw = false;
-    for line in output.lines() {
-        let line = line.trim();
-        if let Some(rest) = line.strip_prefix("FAIL [") {
-            if let Some((_, name)) = rest.split_once(']') {
-                // Newer nextest prefixes a progress counter: `FAIL [ 0.004s] (1/2) crate test`.
-                let name = name.trim();
-                let name = match name.strip_prefix('(').and_then(|r| r.split_once(") ")) {
-                    Some((counter, rest)) if counter.contains('/') => rest,
-                    _ => name,
-                };
-                s.fail(name.trim());
-            }
-        }
-        let Some(rest) = line.strip_prefix("Summary [") else {
-            continue;
-        };
-        let Some((_, counts)) = rest.split_once(']') else {
-            continue;
-        };
-        saw = true;
-        s.passed = 0;
-        s.failed = 0;
-        s.skipped = 0;
-        for part in counts.split([',', ':']).map(str::trim) {
-            let mut words = part.split_whitespace();
-            let (Some(n), Some(label)) = (words.next(), words.next()) else {
-                continue;
-            };
-            let Ok(n) = n.parse::<u64>() else { continue };
-            match label {
-                "passed" => s.passed += n,
-                "failed" | "timed" => s.failed += n,
-                "skipped" => s.skipped += n,
-                _ => {}
-            }
-        }
-    }
-    if saw {
-        return Some(s.finish());
-    }
-    parse_libtest(output).map(|mut j| {
-        j.runner = "nextest".to_string();
-        j
-    })
+    let output = parse::bounded(output);
+    parse::nextest(output)
+        .or_else(|| parse::libtest_json(output))
+        .map(|r| TestRunSummary::from_report(&r, "nextest"))
 }
 
-/// `go test -json`: one event per line; the last pass/fail/skip action per test counts.
-/// A package that fails without a failing test (a build error) counts as one failure.
+/// `go test -json` events.
 pub fn parse_go_test_json(output: &str) -> Option<TestRunSummary> {
-    use std::collections::BTreeMap;
-    let mut outcomes: BTreeMap<(String, String), String> = BTreeMap::new();
-    let mut failed_packages: Vec<String> = Vec::new();
-    let mut saw = false;
-    for line in output.lines() {
-        let Ok(event) = serde_json::from_str::<Value>(line.trim()) else {
-            continue;
-        };
-        let Some(action) = event["Action"].as_str() else {
-            continue;
-        };
-        saw = true;
-        let package = event["Package"].as_str().unwrap_or_default().to_string();
-        match (event["Test"].as_str(), action) {
-            (Some(test), "pass" | "fail" | "skip") => {
-                outcomes.insert((package, test.to_string()), action.to_string());
-            }
-            (None, "fail") => failed_packages.push(package),
-            _ => {}
-        }
-    }
-    if !saw {
-        return None;
-    }
-    let mut s = TestRunSummary::new("go");
-    for ((package, test), action) in &outcomes {
-        match action.as_str() {
-            "pass" => s.passed += 1,
-            "skip" => s.skipped += 1,
-            _ => {
-                s.failed += 1;
-                s.fail(format!("{package}.{test}"));
-            }
-        }
-    }
-    for package in failed_packages {
-        if !outcomes
-            .iter()
-            .any(|((p, _), a)| *p == package && a == "fail")
-        {
-            s.failed += 1;
-            s.fail(format!("{package} (package failed)"));
-        }
-    }
-    Some(s.finish())
+    parse::go_json(parse::bounded(output)).map(|r| TestRunSummary::from_report(&r, "go"))
 }
 
-/// JUnit XML (pytest `--junitxml`, and most other runners): counts `<testcase>` elements by
-/// their `<failure>`, `<error>` and `<skipped>` children.
+/// A JUnit XML report (pytest's `--junitxml`, Maven Surefire, Gradle), stamped with `runner`.
 pub fn parse_junit_xml(xml: &str, runner: &str) -> Option<TestRunSummary> {
-    let doc = roxmltree::Document::parse(xml).ok()?;
-    let root = doc.root_element();
-    if root.tag_name().name() != "testsuites" && root.tag_name().name() != "testsuite" {
-        return None;
-    }
-    let mut s = TestRunSummary::new(runner);
-    for case in doc.descendants().filter(|n| n.has_tag_name("testcase")) {
-        let child = |tag: &str| case.children().any(|c| c.has_tag_name(tag));
-        let name = match case.attribute("classname") {
-            Some(class) if !class.is_empty() => {
-                format!("{class}::{}", case.attribute("name").unwrap_or("?"))
-            }
-            _ => case.attribute("name").unwrap_or("?").to_string(),
-        };
-        if child("failure") || child("error") {
-            s.failed += 1;
-            s.fail(name);
-        } else if child("skipped") {
-            s.skipped += 1;
-        } else {
-            s.passed += 1;
-        }
-    }
-    Some(s.finish())
+    parse::junit_xml(xml).map(|r| TestRunSummary::from_report(&r, runner))
 }
 
-/// pytest's closing line (`==== 3 passed, 1 failed, 2 skipped in 0.12s ====`).
+/// pytest's terminal summary (`4 passed, 1 failed in 0.31s`).
 pub fn parse_pytest_text(output: &str) -> Option<TestRunSummary> {
-    let line = output
-        .lines()
-        .rev()
-        .map(str::trim)
-        .find(|l| l.starts_with('=') && l.ends_with('=') && l.contains(" in "))?;
-    let inner = line.trim_matches('=').trim();
-    let counts = inner.rsplit_once(" in ").map(|(c, _)| c)?;
-    let mut s = TestRunSummary::new("pytest");
-    let mut saw = false;
-    for part in counts.split(',').map(str::trim) {
-        let mut words = part.split_whitespace();
-        let (Some(n), Some(label)) = (words.next(), words.next()) else {
-            continue;
-        };
-        let Ok(n) = n.parse::<u64>() else { continue };
-        saw = true;
-        match label {
-            "passed" | "xpassed" => s.passed += n,
-            "failed" | "error" | "errors" => s.failed += n,
-            "skipped" | "xfailed" | "deselected" => s.skipped += n,
-            _ => {}
-        }
-    }
-    saw.then(|| s.finish())
+    parse::pytest(parse::bounded(output)).map(|r| TestRunSummary::from_report(&r, "pytest"))
 }
 
-/// Jest's `--json` report (also Vitest's `--reporter=json`, which follows it).
-pub fn parse_jest_json(report: &Value, runner: &str) -> Option<TestRunSummary> {
-    let obj = report.as_object()?;
-    let passed = obj.get("numPassedTests")?.as_u64()?;
-    let failed = obj
-        .get("numFailedTests")
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
-    let pending = obj
-        .get("numPendingTests")
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
-    let todo = obj.get("numTodoTests").and_then(Value::as_u64).unwrap_or(0);
-    let mut s = TestRunSummary::new(runner);
-    s.passed = passed;
-    s.failed = failed;
-    s.skipped = pending + todo;
-    for file in obj
-        .get("testResults")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        for a in file
-            .get("assertionResults")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if a.get("status").and_then(Value::as_str) == Some("failed") {
-                let name = a
-                    .get("fullName")
-                    .or_else(|| a.get("title"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("?");
-                s.fail(name);
-            }
-        }
-        // A suite that failed to run (syntax error, missing import) has no assertions.
-        if file.get("status").and_then(Value::as_str) == Some("failed")
-            && file
-                .get("assertionResults")
-                .and_then(Value::as_array)
-                .is_some_and(Vec::is_empty)
-        {
-            if let Some(name) = file.get("name").and_then(Value::as_str) {
-                s.failed += 1;
-                s.fail(format!("{name} (suite failed to run)"));
-            }
-        }
-    }
-    Some(s.finish())
+/// A jest (or vitest) `--json` report, stamped with `runner`.
+pub fn parse_jest_json(output: &str, runner: &str) -> Option<TestRunSummary> {
+    parse::jest_json(parse::bounded(output)).map(|r| TestRunSummary::from_report(&r, runner))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn libtest_human_sums_binaries() {
@@ -339,6 +121,7 @@ mod tests {
         assert_eq!((s.passed, s.failed, s.skipped, s.total), (1, 1, 1, 3));
         assert_eq!(s.filtered_out, Some(3));
         assert_eq!(s.failures, vec!["a::two"]);
+        assert!(!s.success());
         assert!(parse_libtest("Compiling foo\nerror[E0308]: mismatched types").is_none());
     }
 
@@ -354,10 +137,11 @@ mod tests {
 
     #[test]
     fn nextest_summary() {
-        let out = "    FAIL [   0.004s] demo::tests::bad\n    FAIL [   0.004s] (2/3) demo::tests::bad\n────────────\n     Summary [   0.010s] 3 tests run: 2 passed, 1 failed, 1 skipped\n";
+        let out = "    FAIL [   0.004s] demo::tests::bad\n────────────\n     Summary [   0.010s] 3 tests run: 2 passed, 1 failed, 1 skipped\n";
         let s = parse_nextest(out).unwrap();
-        assert_eq!((s.passed, s.failed, s.skipped), (2, 1, 1));
-        assert_eq!(s.failures, vec!["demo::tests::bad"]);
+        assert_eq!((s.runner.as_str(), s.passed, s.failed, s.skipped), ("nextest", 2, 1, 1));
+        assert_eq!(s.failures.len(), 1, "{:?}", s.failures);
+        assert!(s.failures[0].ends_with("bad"), "{:?}", s.failures);
     }
 
     #[test]
@@ -370,11 +154,13 @@ mod tests {
 {"Action":"fail","Package":"ex/broken","Elapsed":0}
 not json"#;
         let s = parse_go_test_json(out).unwrap();
+        // The package that failed without a failing test (a build error) counts as one.
         assert_eq!((s.passed, s.failed, s.skipped), (1, 2, 1));
-        assert!(s.failures.contains(&"ex/m.TestB".to_string()));
-        assert!(s
-            .failures
-            .contains(&"ex/broken (package failed)".to_string()));
+        assert!(s.failures.contains(&"TestB".to_string()), "{:?}", s.failures);
+        // Only packages that failed to build: their names are the failures.
+        let s = parse_go_test_json(r#"{"Action":"fail","Package":"ex/broken","Elapsed":0}"#)
+            .unwrap();
+        assert_eq!(s.failures, vec!["ex/broken"]);
     }
 
     #[test]
@@ -396,16 +182,27 @@ not json"#;
 
     #[test]
     fn jest_report() {
-        let report = json!({
-            "numPassedTests": 3, "numFailedTests": 1, "numPendingTests": 1, "numTodoTests": 0,
+        let report = r#"{"numPassedTests": 3, "numFailedTests": 1, "numPendingTests": 1, "numTodoTests": 0,
             "testResults": [{"name": "/r/a.test.js", "status": "failed", "assertionResults": [
                 {"fullName": "math adds", "status": "passed"},
-                {"fullName": "math divides", "status": "failed"}
-            ]}]
-        });
-        let s = parse_jest_json(&report, "jest").unwrap();
+                {"fullName": "math divides", "status": "failed"}]}]}"#;
+        let s = parse_jest_json(report, "vitest").unwrap();
         assert_eq!((s.passed, s.failed, s.skipped, s.total), (3, 1, 1, 5));
+        assert_eq!(s.runner, "vitest");
         assert_eq!(s.failures, vec!["math divides"]);
-        assert!(parse_jest_json(&json!("text"), "jest").is_none());
+        assert!(parse_jest_json("\"text\"", "jest").is_none());
+    }
+
+    #[test]
+    fn agents_runs_and_capability_runs_read_alike() {
+        // The same output, read by the verifier for an agent's run and here for a run Fornax
+        // performed, gives the same counts.
+        let out = "tests/test_api.py ..F.   [100%]\nFAILED tests/test_api.py::test_post - assert 1 == 2\n1 failed, 3 passed in 0.20s\n";
+        let ours = parse_pytest_text(out).unwrap();
+        let theirs = fornax_verify::tools::parse_tests(out, fornax_verify::tools::by_id("pytest"))
+            .unwrap();
+        assert_eq!(Some(ours.passed), theirs.passed);
+        assert_eq!(Some(ours.failed), theirs.failed);
+        assert_eq!(ours.failures, vec!["tests/test_api.py::test_post"]);
     }
 }

@@ -31,7 +31,7 @@ use crate::error::CliError;
     name = "fornax",
     version,
     about = "Local-first integrity monitor and trace index for AI coding agents",
-    long_about = "Fornax indexes what coding agents (Claude Code, Codex CLI, Pi, opencode, Gemini CLI) \
+    long_about = "Fornax indexes what coding agents (Claude Code, Codex CLI, GitHub Copilot CLI, Cursor, Pi, opencode, Gemini CLI) \
                   record, extracts the claims they make, and checks each claim against the evidence \
                   with one of five verdicts: VERIFIED, UNVERIFIED, CONTRADICTED, REVIEW, UNAVAILABLE."
 )]

@@ -9,5 +9,7 @@ pub fn registry() -> Registry {
     all.extend(fornax_adapter_pi::descriptors());
     all.extend(fornax_adapter_gemini::descriptors());
     all.extend(fornax_adapter_opencode::descriptors());
+    all.extend(fornax_adapter_copilot::descriptors());
+    all.extend(fornax_adapter_cursor::descriptors());
     Registry::new(all)
 }

@@ -707,3 +707,126 @@ fn opencode_project_scope_and_binary_hint() {
     sb.ok(&["uninstall", "opencode", "--project"]);
     assert!(!sb.project.join(".opencode/plugin/fornax.js").exists());
 }
+
+/// The hook command install writes for `args` (the `fornax-hook` binary when it was built
+/// next to `fornax`).
+fn hook_command_for(args: &str) -> String {
+    let hook = Path::new(&exe()).with_file_name("fornax-hook");
+    if hook.is_file() {
+        format!("{} {args}", hook.display())
+    } else {
+        format!("{} hook {args}", exe())
+    }
+}
+
+#[test]
+fn copilot_hooks_go_into_the_repository_and_come_out_again() {
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.project.join(".git")).unwrap();
+    std::fs::create_dir_all(sb.project.join("src/deep")).unwrap();
+    let before = sb.tree();
+    let path = sb.project.join(".github/hooks/fornax.json");
+    let out = sb.json(&["install", "copilot"]);
+    assert_eq!(out["files"][0]["change"], "created", "{out:#}");
+    let file = read_json(&path);
+    assert_eq!(file["version"], 1);
+    let hooks = file["hooks"].as_object().unwrap();
+    assert_eq!(hooks.len(), 10);
+    for (event, entries) in hooks {
+        let entries = entries.as_array().unwrap();
+        assert_eq!(entries.len(), 1, "{event}");
+        assert_eq!(entries[0]["type"], "command");
+        assert_eq!(
+            entries[0]["bash"],
+            hook_command_for(&format!("copilot {event}"))
+        );
+    }
+    // Idempotent, from a subfolder too.
+    let tree = sb.tree();
+    let again = sb
+        .command(&["--json", "install", "copilot"])
+        .current_dir(sb.project.join("src/deep"))
+        .output()
+        .unwrap();
+    assert!(again.status.success());
+    let again: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(again["changed"], false);
+    assert_eq!(sb.tree(), tree);
+
+    let out = sb.json(&["uninstall", "copilot"]);
+    assert_eq!(out["files"][0]["change"], "removed");
+    let mut after = sb.tree();
+    after.retain(|p, _| !p.ends_with("fornax.json.fornax-backup"));
+    assert_eq!(after, before);
+    let out = sb.json(&["uninstall", "copilot"]);
+    assert_eq!(out["changed"], false);
+}
+
+#[test]
+fn copilot_keeps_the_users_own_hooks_and_needs_a_repository() {
+    let sb = Sandbox::new();
+    let repo = sb.project.join("elsewhere");
+    std::fs::create_dir_all(&repo).unwrap();
+    let path = repo.join(".github/hooks/fornax.json");
+    let theirs = b"{\n  \"version\": 1,\n  \"hooks\": {\n    \"postToolUse\": [\n      {\n        \"type\": \"command\",\n        \"bash\": \"./audit.sh\"\n      }\n    ]\n  }\n}\n";
+    sb.put(&path, theirs);
+    let repo_arg = repo.display().to_string();
+    sb.ok(&["install", "copilot", "--repo", &repo_arg]);
+    let file = read_json(&path);
+    assert_eq!(file["hooks"]["postToolUse"].as_array().unwrap().len(), 2);
+    sb.ok(&["uninstall", "copilot", "--repo", &repo_arg]);
+    assert_eq!(std::fs::read(&path).unwrap(), theirs.to_vec());
+
+    // Outside any repository, and without --repo: a usage error that writes nothing.
+    let tree = sb.tree();
+    let out = sb.run(&["install", "copilot"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--repo"));
+    assert_eq!(sb.tree(), tree);
+    let out = sb.run(&["install", "cursor", "--repo", &repo_arg]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn cursor_hooks_are_merged_into_hooks_json_and_removed_exactly() {
+    let sb = Sandbox::new();
+    let path = sb.home.join(".cursor/hooks.json");
+    let theirs = b"{\n  \"version\": 1,\n  \"hooks\": {\n    \"afterFileEdit\": [\n      {\n        \"command\": \"./hooks/audit.sh\"\n      }\n    ]\n  }\n}\n";
+    sb.put(&path, theirs);
+    let out = sb.json(&["install", "cursor"]);
+    assert_eq!(out["files"][0]["change"], "updated", "{out:#}");
+    let file = read_json(&path);
+    let hooks = file["hooks"].as_object().unwrap();
+    assert_eq!(hooks.len(), 14);
+    let edits = hooks["afterFileEdit"].as_array().unwrap();
+    assert_eq!(
+        edits[0]["command"], "./hooks/audit.sh",
+        "theirs stays first"
+    );
+    assert_eq!(edits[1]["command"], hook_command_for("cursor"));
+    let tree = sb.tree();
+    assert_eq!(sb.json(&["install", "cursor"])["changed"], false);
+    assert_eq!(sb.tree(), tree);
+    sb.ok(&["uninstall", "cursor"]);
+    assert_eq!(std::fs::read(&path).unwrap(), theirs.to_vec());
+    assert!(std::fs::read(backup_of(&path)).unwrap().len() > theirs.len());
+
+    // A project-level install creates the file, and uninstall removes it again.
+    sb.ok(&["install", "cursor", "--project"]);
+    let project_hooks = sb.project.join(".cursor/hooks.json");
+    assert!(project_hooks.exists());
+    sb.ok(&["uninstall", "cursor", "--project"]);
+    assert!(!project_hooks.exists());
+}
+
+#[test]
+fn cursor_refuses_a_hooks_file_of_another_version() {
+    let sb = Sandbox::new();
+    let path = sb.home.join(".cursor/hooks.json");
+    sb.put(&path, b"{\"version\": 2, \"hooks\": {}}");
+    let tree = sb.tree();
+    let out = sb.run(&["install", "cursor"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("version"));
+    assert_eq!(sb.tree(), tree);
+}

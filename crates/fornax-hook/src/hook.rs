@@ -21,17 +21,34 @@ pub enum Agent {
     Claude,
     /// The opencode plugin's NDJSON stream on stdin (long-lived).
     Opencode,
+    /// One GitHub Copilot CLI hook payload on stdin; the event is named on the command line
+    /// (Copilot's payloads do not say which hook they are).
+    Copilot,
+    /// One Cursor hook payload on stdin; before-hooks get the permissive answer on stdout.
+    Cursor,
 }
 
 impl Agent {
-    /// The agent named on the command line (`claude`, `opencode`).
+    /// The agent named on the command line (`claude`, `opencode`, `copilot`, `cursor`).
     pub fn from_name(name: &str) -> Option<Agent> {
         match name {
             "claude" => Some(Agent::Claude),
             "opencode" => Some(Agent::Opencode),
+            "copilot" => Some(Agent::Copilot),
+            "cursor" => Some(Agent::Cursor),
             _ => None,
         }
     }
+
+    /// Whether the agent's hook command names the event as an argument.
+    pub fn takes_event(self) -> bool {
+        self == Agent::Copilot
+    }
+}
+
+/// A Copilot CLI hook event name as the command line gives it: letters only, short.
+fn valid_event(event: &str) -> bool {
+    !event.is_empty() && event.len() <= 64 && event.bytes().all(|b| b.is_ascii_alphabetic())
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -83,8 +100,14 @@ fn log(home: &Path, message: &str) {
 /// Runs a hook with every guard on, always returning success to the agent. `home` is the
 /// `--home`/`FORNAX_HOME` choice, `None` for the default home.
 pub fn guarded(home: Option<PathBuf>, agent: Agent) -> ExitCode {
+    guarded_event(home, agent, None)
+}
+
+/// [`guarded`] for an agent whose hook command names its event (`fornax hook copilot
+/// postToolUse`).
+pub fn guarded_event(home: Option<PathBuf>, agent: Agent, event: Option<&str>) -> ExitCode {
     let home = home.unwrap_or_else(config::default_home);
-    if agent == Agent::Claude {
+    if agent != Agent::Opencode {
         let log_home = home.clone();
         std::thread::spawn(move || {
             std::thread::sleep(HOOK_DEADLINE);
@@ -99,6 +122,8 @@ pub fn guarded(home: Option<PathBuf>, agent: Agent) -> ExitCode {
     let result = std::panic::catch_unwind(|| match agent {
         Agent::Claude => claude(&home),
         Agent::Opencode => opencode(&home),
+        Agent::Copilot => copilot(&home, event.unwrap_or_default()),
+        Agent::Cursor => cursor(&home),
     });
     match result {
         Ok(Ok(())) => {}
@@ -123,13 +148,19 @@ struct HookHead {
     stop_hook_active: Option<serde_json::Value>,
 }
 
-fn claude(home: &Path) -> Result<(), HookError> {
+/// The payload on stdin, trimmed (at most [`MAX_PAYLOAD`] bytes).
+fn read_payload() -> Result<String, HookError> {
     let mut input = String::new();
     std::io::stdin()
         .take(MAX_PAYLOAD)
         .read_to_string(&mut input)
         .map_err(HookError::Stdin)?;
-    let payload = input.trim();
+    Ok(input.trim().to_string())
+}
+
+fn claude(home: &Path) -> Result<(), HookError> {
+    let input = read_payload()?;
+    let payload = input.as_str();
     if payload.is_empty() {
         return Ok(());
     }
@@ -159,12 +190,8 @@ fn claude(home: &Path) -> Result<(), HookError> {
 /// Asks the daemon whether this Stop must be blocked and, if so, prints Claude Code's block
 /// decision (the only case in which a hook writes to stdout).
 fn decide(home: &Path, session: &str, stop_hook_active: bool) -> Result<(), HookError> {
-    let req = serde_json::json!({"op": "decide", "session_id": session, "stop_hook_active": stop_hook_active});
-    let Ok(answer) = client::request(home, &req, DECIDE_TIMEOUT) else {
-        return Ok(());
-    };
-    if answer["decision"] == "block" {
-        let decision = serde_json::json!({"decision": "block", "reason": answer["reason"]});
+    if let Some(reason) = ask_decision(home, session, stop_hook_active) {
+        let decision = serde_json::json!({"decision": "block", "reason": reason});
         let mut out = std::io::stdout().lock();
         writeln!(out, "{decision}").map_err(HookError::Stdout)?;
     }
@@ -176,6 +203,100 @@ fn intervention_enabled(home: &Path) -> bool {
     config::load(home)
         .map(|c| c.intervene.enabled)
         .unwrap_or(false)
+}
+
+/// A Copilot CLI hook: the payload is kept byte for byte inside `{"hookType", "input"}` (the
+/// shape of the session log's own `hook.start` mirror), since only the command line says
+/// which event it is. Copilot reads no answer from most hooks; nothing is printed.
+fn copilot(home: &Path, event: &str) -> Result<(), HookError> {
+    if !valid_event(event) {
+        log(
+            home,
+            "copilot hook called without a valid event name; dropped",
+        );
+        return Ok(());
+    }
+    let input = read_payload()?;
+    if input.is_empty() {
+        return Ok(());
+    }
+    let value: serde_json::Value = serde_json::from_str(&input).map_err(HookError::Payload)?;
+    if !value.is_object() {
+        log(home, "copilot hook payload is not a JSON object; dropped");
+        return Ok(());
+    }
+    let wrapped = format!("{{\"hookType\":\"{event}\",\"input\":{input}}}");
+    let line = spool::envelope_line("copilot-hook", &clock::now_rfc3339(), &wrapped);
+    private_home(home)?;
+    spool::append(&spool_path(home), &[line], spool::DEFAULT_SPOOL_LIMIT, true)?;
+    client::poke(home);
+    Ok(())
+}
+
+/// What a Cursor hook answers when it lets the agent go on: before-hooks read a permission
+/// (`allow`) or `continue: true`; the others accept an empty object.
+pub fn cursor_permissive_answer(event: &str) -> &'static str {
+    match event {
+        "beforeShellExecution"
+        | "beforeMCPExecution"
+        | "beforeReadFile"
+        | "preToolUse"
+        | "beforeTabFileRead" => "{\"permission\":\"allow\"}",
+        "beforeSubmitPrompt" => "{\"continue\":true}",
+        _ => "{}",
+    }
+}
+
+/// A Cursor hook: spool the payload, then answer on stdout, permissively unless intervention
+/// is on and the daemon finds a contradicted claim at a `stop`, which is answered with a
+/// follow-up message citing the evidence (Cursor sends it to the agent as the next prompt).
+fn cursor(home: &Path) -> Result<(), HookError> {
+    let input = read_payload()?;
+    let head: Option<serde_json::Value> = serde_json::from_str(&input).ok();
+    let field = |k: &str| head.as_ref().and_then(|h| h.get(k));
+    let event = field("hook_event_name")
+        .and_then(|v| v.as_str())
+        .unwrap_or("")
+        .to_string();
+    let mut answer = cursor_permissive_answer(&event).to_string();
+    let recorded = (|| -> Result<(), HookError> {
+        if !head.as_ref().is_some_and(|h| h.is_object()) {
+            if !input.is_empty() {
+                log(home, "cursor hook payload is not a JSON object; dropped");
+            }
+            return Ok(());
+        }
+        let line = spool::envelope_line("cursor-hook", &clock::now_rfc3339(), &input);
+        private_home(home)?;
+        spool::append(&spool_path(home), &[line], spool::DEFAULT_SPOOL_LIMIT, true)?;
+        if event == "stop" && intervention_enabled(home) {
+            if let Some(session) = field("conversation_id").and_then(|v| v.as_str()) {
+                // A stop that follows an automatic follow-up never blocks again.
+                let looping = field("loop_count")
+                    .and_then(|v| v.as_u64())
+                    .is_some_and(|n| n > 0);
+                if let Some(reason) = ask_decision(home, session, looping) {
+                    answer = serde_json::json!({ "followup_message": reason }).to_string();
+                }
+            }
+            return Ok(());
+        }
+        client::poke(home);
+        Ok(())
+    })();
+    // The answer is printed whatever became of the recording: Cursor waits for it.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{answer}").map_err(HookError::Stdout)?;
+    recorded
+}
+
+/// The daemon's reason to block, when it has one.
+fn ask_decision(home: &Path, session: &str, stop_hook_active: bool) -> Option<String> {
+    let req = serde_json::json!({"op": "decide", "session_id": session, "stop_hook_active": stop_hook_active});
+    let answer = client::request(home, &req, DECIDE_TIMEOUT).ok()?;
+    (answer["decision"] == "block")
+        .then(|| answer["reason"].as_str().map(str::to_string))
+        .flatten()
 }
 
 fn opencode(home: &Path) -> Result<(), HookError> {

@@ -23,7 +23,8 @@
 //!   hook at [`HOOK_DEADLINE`], panics are caught, every failure is swallowed after a line in
 //!   `<home>/hook.log`.
 //! * Nothing on stdout, except Claude Code's block decision when intervention is on and the
-//!   daemon asks for one.
+//!   daemon asks for one, and the answer Cursor's hooks read (permissive, or a follow-up
+//!   message at a `stop` when intervention is on and the daemon asks for one).
 //! * The agent's payload bytes are kept as they are inside the envelope; the spool and socket
 //!   wire formats are shared with the readers and must not change.
 //! * Small dependency tree: serde, serde_json, thiserror, dirs, toml and nothing heavier (no
@@ -36,4 +37,7 @@ mod hook;
 pub mod spool;
 
 pub use config::default_home;
-pub use hook::{create_private_dir, guarded, Agent, HOOK_DEADLINE, MAX_PAYLOAD};
+pub use hook::{
+    create_private_dir, cursor_permissive_answer, guarded, guarded_event, Agent, HOOK_DEADLINE,
+    MAX_PAYLOAD,
+};

@@ -11,13 +11,14 @@ use std::process::ExitCode;
 
 use fornax_hook::Agent;
 
-const USAGE: &str = "usage: fornax-hook [--home DIR] <claude|opencode>
+const USAGE: &str = "usage: fornax-hook [--home DIR] <claude|opencode|cursor|copilot EVENT>
 
-Records one Claude Code hook event, or opencode's plugin stream, from stdin into the spool of
-the Fornax home (--home, else FORNAX_HOME, else the user's data directory). Always exits 0.";
+Records one Claude Code, Cursor or GitHub Copilot CLI hook event (Copilot's named by EVENT),
+or opencode's plugin stream, from stdin into the spool of the Fornax home (--home, else
+FORNAX_HOME, else the user's data directory). Always exits 0.";
 
 enum Parsed {
-    Run(Option<PathBuf>, Agent),
+    Run(Option<PathBuf>, Agent, Option<String>),
     Help,
     Version,
     Usage(String),
@@ -26,6 +27,7 @@ enum Parsed {
 fn parse(mut args: impl Iterator<Item = OsString>) -> Parsed {
     let mut home = None;
     let mut agent = None;
+    let mut event = None;
     while let Some(arg) = args.next() {
         let bytes = arg.as_bytes();
         if bytes == b"--home" {
@@ -48,25 +50,31 @@ fn parse(mut args: impl Iterator<Item = OsString>) -> Parsed {
             let name = arg.to_string_lossy();
             match (Agent::from_name(&name), agent) {
                 (Some(a), None) => agent = Some(a),
+                (_, Some(a)) if a.takes_event() && event.is_none() => {
+                    event = Some(name.into_owned())
+                }
                 _ => return Parsed::Usage(format!("unexpected argument {name:?}")),
             }
         }
     }
     match agent {
-        Some(a) => Parsed::Run(home, a),
-        None => Parsed::Usage("which agent? claude or opencode".into()),
+        Some(a) if a.takes_event() && event.is_none() => {
+            Parsed::Usage("copilot needs the hook event (for example postToolUse)".into())
+        }
+        Some(a) => Parsed::Run(home, a, event),
+        None => Parsed::Usage("which agent? claude, opencode, cursor or copilot".into()),
     }
 }
 
 fn main() -> ExitCode {
     match parse(std::env::args_os().skip(1)) {
-        Parsed::Run(home, agent) => {
+        Parsed::Run(home, agent, event) => {
             let home = home.or_else(|| {
                 std::env::var_os("FORNAX_HOME")
                     .filter(|h| !h.is_empty())
                     .map(PathBuf::from)
             });
-            fornax_hook::guarded(home, agent)
+            fornax_hook::guarded_event(home, agent, event.as_deref())
         }
         Parsed::Help => {
             let _ = writeln!(std::io::stdout(), "{USAGE}");
@@ -93,9 +101,20 @@ mod tests {
 
     fn run(args: &[&str]) -> Option<(Option<PathBuf>, Agent)> {
         match parse(args.iter().map(OsString::from)) {
-            Parsed::Run(home, agent) => Some((home, agent)),
+            Parsed::Run(home, agent, _) => Some((home, agent)),
             _ => None,
         }
+    }
+
+    #[test]
+    fn copilot_names_its_event() {
+        match parse(["copilot", "postToolUse"].iter().map(OsString::from)) {
+            Parsed::Run(None, Agent::Copilot, Some(e)) => assert_eq!(e, "postToolUse"),
+            _ => panic!("copilot postToolUse"),
+        }
+        assert!(run(&["copilot"]).is_none(), "the event is required");
+        assert!(run(&["claude", "Stop"]).is_none(), "claude takes none");
+        assert_eq!(run(&["cursor"]), Some((None, Agent::Cursor)));
     }
 
     #[test]

@@ -98,10 +98,22 @@ impl Registry {
         if name.ends_with(".ndjson") {
             return true;
         }
+        let full = path.to_string_lossy();
         self.descriptors
             .iter()
-            .any(|d| d.file_suffixes.iter().any(|s| name.ends_with(s)))
+            .any(|d| d.file_suffixes.iter().any(|s| name.ends_with(s)) && d.framing.admits(&full))
             || self.database_for(path).is_some()
+    }
+
+    /// The text-framed adapter whose folder and suffix fit `path`, if any.
+    fn text_for(&self, path: &Path) -> Option<&AdapterDescriptor> {
+        let name = path.file_name()?.to_string_lossy();
+        let full = path.to_string_lossy();
+        self.descriptors.iter().find(|d| {
+            matches!(d.framing, Framing::TextLines { .. })
+                && d.framing.admits(&full)
+                && d.file_suffixes.iter().any(|s| name.ends_with(s))
+        })
     }
 
     /// The adapter whose document tree is rooted at `dir`: `dir` holds every marker folder.
@@ -383,6 +395,7 @@ impl<'s> Ingestor<'s> {
                 }
             }
         };
+        let text = matches!(framing, Framing::TextLines { .. });
         let mut reader = self.make_reader(&adapter_name);
         let mut start_offset = 0u64;
         let mut next_position = 0u64;
@@ -421,6 +434,7 @@ impl<'s> Ingestor<'s> {
         let redactor = self.redactor;
         let source_id = SourceId::new(key.clone());
         let mut redaction_time = std::time::Duration::ZERO;
+        let location = path.display().to_string();
         let mut ctx = RecordCtx {
             writer: &mut writer,
             tally: &mut tally,
@@ -429,10 +443,11 @@ impl<'s> Ingestor<'s> {
             reader: &mut reader,
             source: &source_id,
             hint: &hint,
+            location: Some(&location),
             redaction_time: &mut redaction_time,
         };
         let (cursor_offset, next_position) = match framing {
-            Framing::JsonLines => {
+            Framing::TextLines { .. } | Framing::JsonLines => {
                 file.seek(SeekFrom::Start(start_offset))
                     .map_err(io_err(&path))?;
                 let mut framer = LineFramer::new(&mut file, start_offset, options.max_record_bytes);
@@ -440,6 +455,15 @@ impl<'s> Ingestor<'s> {
                 while let Some(framed) = framer.next_line().map_err(io_err(&path))? {
                     match framed {
                         Framed::Oversized { .. } => ctx.tally.oversized += 1,
+                        Framed::Line(line) if text => {
+                            let value = Value::String(String::from_utf8_lossy(line.bytes).into());
+                            let range = ByteRange {
+                                start: line.start,
+                                end: line.start + line.bytes.len() as u64,
+                            };
+                            ctx.record(position, range, line.bytes, &value, None)?;
+                            position += 1;
+                        }
                         Framed::Line(line) => {
                             if line.bytes.iter().all(|b| b.is_ascii_whitespace()) {
                                 continue;
@@ -530,6 +554,9 @@ impl<'s> Ingestor<'s> {
     }
 
     fn sniff_file(&self, file: &mut File, path: &Path) -> Result<Option<String>, IngestError> {
+        if let Some(desc) = self.registry.text_for(path) {
+            return self.sniff_text(file, path, desc);
+        }
         file.seek(SeekFrom::Start(0)).map_err(io_err(path))?;
         let mut framer = LineFramer::new(&mut *file, 0, 4 * 1024 * 1024);
         let mut seen = 0;
@@ -566,6 +593,30 @@ impl<'s> Ingestor<'s> {
             .ok()
             .and_then(|v| self.registry.sniff(&v, Framing::WholeFile))
             .map(|d| d.name.to_string()))
+    }
+
+    /// A text file in its adapter's folder: the adapter's when one of its first lines is.
+    fn sniff_text(
+        &self,
+        file: &mut File,
+        path: &Path,
+        desc: &AdapterDescriptor,
+    ) -> Result<Option<String>, IngestError> {
+        file.seek(SeekFrom::Start(0)).map_err(io_err(path))?;
+        let mut framer = LineFramer::new(&mut *file, 0, 4 * 1024 * 1024);
+        for _ in 0..16 {
+            match framer.next_line().map_err(io_err(path))? {
+                Some(Framed::Line(line)) => {
+                    let value = Value::String(String::from_utf8_lossy(line.bytes).into());
+                    if (desc.sniff)(&value) {
+                        return Ok(Some(desc.name.to_string()));
+                    }
+                }
+                Some(_) => {}
+                None => break,
+            }
+        }
+        Ok(None)
     }
 
     fn make_reader(&self, adapter_name: &str) -> Reader<'s> {
@@ -759,6 +810,8 @@ pub(crate) struct RecordCtx<'a, 'w, 'r> {
     pub reader: &'a mut Reader<'r>,
     pub source: &'a SourceId,
     pub hint: &'a str,
+    /// The file's path, for sources framed from one file.
+    pub location: Option<&'a str>,
     pub redaction_time: &'a mut std::time::Duration,
 }
 
@@ -786,6 +839,7 @@ impl RecordCtx<'_, '_, '_> {
                     value,
                     byte_len: bytes.len() as u64,
                     member,
+                    location: self.location,
                 };
                 (
                     adapter.normalize(self.hint, &native),
@@ -819,6 +873,7 @@ impl RecordCtx<'_, '_, '_> {
                     value: env.payload,
                     byte_len: bytes.len() as u64,
                     member: None,
+                    location: None,
                 };
                 let provider = adapter.provider().as_str().to_string();
                 (

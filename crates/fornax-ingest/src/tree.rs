@@ -381,6 +381,7 @@ impl Ingestor<'_> {
             reader: &mut reader,
             source: &source_id,
             hint: &group.name,
+            location: None,
             redaction_time: &mut redaction_time,
         };
         for (position, &i) in group.members.iter().enumerate() {

@@ -1,7 +1,10 @@
 //! Reading another program's SQLite database (for example opencode's `opencode.db`) as JSON
 //! documents, as a [`DocumentDatabase`] describes them.
 //!
-//! The database is opened read-only and never written. Its schema is checked against the
+//! The database is read without writing anything, to it or beside it: SQLite's read-only
+//! mode still writes a WAL database's shared-memory index (`-shm`), so a database whose WAL
+//! holds no frames is opened immutable, and one whose WAL holds frames (they are part of its
+//! data) is read from a private copy of the two files. Its schema is checked against the
 //! description before any row is read: a missing table or required column is an
 //! [`StoreError::UnknownSchema`] naming the file and what is missing. All reads of one
 //! [`ForeignDocuments`] happen in one read transaction, so a database being written meanwhile
@@ -31,6 +34,73 @@ pub struct ForeignDocuments {
     conn: Connection,
     path: PathBuf,
     tables: Vec<Resolved>,
+    /// The private copy read instead of a database whose WAL holds frames.
+    _copy: Option<tempfile::TempDir>,
+}
+
+/// `path` as an SQLite URI path: every byte outside the unreserved set percent-encoded.
+fn uri_path(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut out = String::new();
+    for &b in path.as_os_str().as_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Size and modification time of a file, to see whether it changed while it was copied.
+fn stamp(path: &Path) -> Option<(u64, std::time::SystemTime)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.len(), meta.modified().ok()?))
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut p = path.as_os_str().to_os_string();
+    p.push(suffix);
+    PathBuf::from(p)
+}
+
+/// Opens `path` so that nothing is written to it or beside it (see the module docs).
+fn open_untouched(path: &Path) -> Result<(Connection, Option<tempfile::TempDir>), StoreError> {
+    let wal = with_suffix(path, "-wal");
+    let frames = stamp(&wal).is_some_and(|(len, _)| len > 0);
+    if !frames {
+        let uri = format!("file:{}?mode=ro&immutable=1", uri_path(path));
+        let conn = Connection::open_with_flags(
+            uri,
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_URI
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| StoreError::open(path, e))?;
+        return Ok((conn, None));
+    }
+    // The database and its WAL, copied as one consistent pair (a writer may checkpoint
+    // meanwhile: the copy is retried until neither file changed under it).
+    let io = |e: std::io::Error| StoreError::io(path, e);
+    let dir = tempfile::Builder::new()
+        .prefix("fornax-foreign-")
+        .tempdir()
+        .map_err(io)?;
+    let copy = dir.path().join("copy.db");
+    for _ in 0..3 {
+        let before = (stamp(path), stamp(&wal));
+        std::fs::copy(path, &copy).map_err(io)?;
+        std::fs::copy(&wal, with_suffix(&copy, "-wal")).map_err(io)?;
+        if (stamp(path), stamp(&wal)) == before {
+            break;
+        }
+    }
+    let conn = Connection::open_with_flags(
+        &copy,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| StoreError::open(path, e))?;
+    Ok((conn, Some(dir)))
 }
 
 fn quoted(name: &str) -> String {
@@ -40,11 +110,7 @@ fn quoted(name: &str) -> String {
 impl ForeignDocuments {
     /// Opens `path` read-only and checks its schema against `spec`.
     pub fn open(path: &Path, spec: &'static DocumentDatabase) -> Result<Self, StoreError> {
-        let conn = Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|e| StoreError::open(path, e))?;
+        let (conn, copy) = open_untouched(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         let unknown = |detail: String| StoreError::UnknownSchema {
             path: path.to_path_buf(),
@@ -91,6 +157,7 @@ impl ForeignDocuments {
             conn,
             path: path.to_path_buf(),
             tables,
+            _copy: copy,
         })
     }
 
@@ -270,6 +337,68 @@ mod tests {
         assert_eq!(one, seen[1].1.as_bytes());
         assert!(db.document("part/nope").unwrap().is_none());
         assert!(db.document("nosuch/p1").unwrap().is_none());
+    }
+
+    /// Every file beside `dir`'s database: name, bytes and modification time.
+    fn files(dir: &Path) -> Vec<(String, Vec<u8>, std::time::SystemTime)> {
+        let mut out: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                let meta = std::fs::metadata(&p).unwrap();
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read(&p).unwrap(),
+                    meta.modified().unwrap(),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_wal_database_is_read_whole_and_left_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("app.db");
+        // A writer that keeps its WAL: the last row lives only in the `-wal` file.
+        let writer = Connection::open(&path).unwrap();
+        writer
+            .execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;
+                 CREATE TABLE session (id TEXT PRIMARY KEY, title TEXT, time_created INTEGER);
+                 CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT, data TEXT);
+                 INSERT INTO session VALUES ('s1', 'in the WAL', 5);",
+            )
+            .unwrap();
+        assert!(
+            std::fs::metadata(dir.path().join("app.db-wal"))
+                .unwrap()
+                .len()
+                > 0
+        );
+        let before = files(dir.path());
+        let db = ForeignDocuments::open(&path, &SPEC).unwrap();
+        let mut seen = Vec::new();
+        db.for_each(|m, _| seen.push(m)).unwrap();
+        assert_eq!(seen, ["session/s1"]);
+        drop(db);
+        assert_eq!(
+            files(dir.path()),
+            before,
+            "nothing written beside the database"
+        );
+
+        // Once checkpointed and closed, the WAL is empty and the file is opened as it is.
+        writer
+            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+            .unwrap();
+        drop(writer);
+        let before = files(dir.path());
+        let db = ForeignDocuments::open(&path, &SPEC).unwrap();
+        assert!(db.document("session/s1").unwrap().is_some());
+        drop(db);
+        assert_eq!(files(dir.path()), before);
     }
 
     #[test]

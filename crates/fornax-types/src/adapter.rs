@@ -21,6 +21,10 @@ pub struct NativeRecord<'a> {
     /// to its root (`part/msg_1/prt_2.json`) or a database row (`part/prt_2`). `None` for
     /// records framed from one file.
     pub member: Option<&'a str>,
+    /// The path of the file the record was framed from (records of one file only), for what
+    /// a runtime leaves to its layout, such as the parent session a folder names. An adapter
+    /// reads it as text and never opens it.
+    pub location: Option<&'a str>,
 }
 
 impl<'a> NativeRecord<'a> {
@@ -30,7 +34,14 @@ impl<'a> NativeRecord<'a> {
             value,
             byte_len: 0,
             member: None,
+            location: None,
         }
+    }
+
+    /// The same record framed from the file at `location`.
+    pub fn at(mut self, location: &'a str) -> Self {
+        self.location = Some(location);
+        self
     }
 }
 
@@ -99,6 +110,24 @@ pub enum Framing {
     JsonLines,
     /// The whole file is one JSON document.
     WholeFile,
+    /// Plain text, one record per line (blank lines too: they separate paragraphs), each
+    /// handed to the adapter as a JSON string. Only files directly inside a folder of this
+    /// name are candidates, since plain text carries no signature a sniffer could trust alone.
+    TextLines { folder: &'static str },
+}
+
+impl Framing {
+    /// Whether a file at `path` (`/`-separated) can be framed this way at all.
+    pub fn admits(&self, path: &str) -> bool {
+        match self {
+            Framing::TextLines { folder } => {
+                let mut parts = path.rsplit(['/', '\\']);
+                let _file = parts.next();
+                parts.next() == Some(folder)
+            }
+            _ => true,
+        }
+    }
 }
 
 /// Registration of an adapter: how to recognize its files and how to create one.

@@ -62,7 +62,9 @@ pub struct ClaimTarget {
     pub remote: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
-    /// A tool named in the claim (`clippy`, `mypy`, `tsc`, `pytest`, ...).
+    /// A tool named in the claim (`clippy`, `mypy`, `tsc`, `pytest`, ...). For a
+    /// `command_succeeded` claim that writes no command, the task it names instead: `check`
+    /// for "all checks pass" (the project's check script or target, whatever runs it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
 }

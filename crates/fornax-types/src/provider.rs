@@ -16,6 +16,10 @@ pub enum Provider {
     Pi,
     Opencode,
     Gemini,
+    /// GitHub Copilot CLI.
+    Copilot,
+    /// Cursor (the editor's agent and the cursor-agent CLI).
+    Cursor,
     /// Fornax itself (host-observed evidence, capability runs).
     Fornax,
     /// A provider name this binary does not know.
@@ -24,12 +28,14 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider this binary knows, in display order.
-    pub const KNOWN: [Provider; 6] = [
+    pub const KNOWN: [Provider; 8] = [
         Provider::ClaudeCode,
         Provider::Codex,
         Provider::Pi,
         Provider::Opencode,
         Provider::Gemini,
+        Provider::Copilot,
+        Provider::Cursor,
         Provider::Fornax,
     ];
 
@@ -41,6 +47,8 @@ impl Provider {
             Provider::Pi => "pi",
             Provider::Opencode => "opencode",
             Provider::Gemini => "gemini",
+            Provider::Copilot => "copilot",
+            Provider::Cursor => "cursor",
             Provider::Fornax => "fornax",
             Provider::Other(name) => name,
         }
@@ -54,6 +62,8 @@ impl Provider {
             "pi" => Provider::Pi,
             "opencode" => Provider::Opencode,
             "gemini" => Provider::Gemini,
+            "copilot" | "github-copilot" => Provider::Copilot,
+            "cursor" => Provider::Cursor,
             "fornax" => Provider::Fornax,
             other => Provider::Other(other.to_string()),
         }

@@ -151,6 +151,27 @@ pub enum UnseenWriter {
     Command { run: RunFact },
 }
 
+/// A test summary's counts, as a count claim is judged on them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TestCounts {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passed: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filtered_out: Option<u64>,
+}
+
+/// The number of passing tests a claim states: "48" (at least) or "all 48".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimedCount {
+    pub count: u64,
+    /// "All N": also claims that none failed.
+    pub all: bool,
+}
+
 /// Why a finding has its verdict. Each variant is one rule; [`Reason::rule`] is its stable name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "rule", rename_all = "snake_case")]
@@ -265,6 +286,82 @@ pub enum Reason {
         readings: Vec<Reading>,
         unit: ScopeUnit,
         name: String,
+    },
+    /// Every run of the check selected another part of the project than the claimed scope.
+    NoScopeRun {
+        check: CheckKind,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        named: Option<String>,
+        unit: ScopeUnit,
+        name: String,
+    },
+    /// A scoped claim stating a count that the scope's own passing tests do not reach.
+    ScopeCountShort {
+        run: RunFact,
+        unit: ScopeUnit,
+        name: String,
+        passed: u64,
+        count: u64,
+    },
+    /// A failing build or lint run with errors located in the claimed scope.
+    ScopeCheckFails {
+        run: RunFact,
+        readings: Vec<Reading>,
+        unit: ScopeUnit,
+        name: String,
+        /// The file or package the errors are in, as the tool reported it.
+        failing: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fresh_after: Option<ChangeFact>,
+    },
+    /// A failing build or lint run whose errors are elsewhere, or nowhere named.
+    ScopeCheckUnknown {
+        run: RunFact,
+        readings: Vec<Reading>,
+        unit: ScopeUnit,
+        name: String,
+        /// Where the errors are (at most five), empty when the output does not say.
+        failing: Vec<String>,
+    },
+    /// At least the claimed number of tests passed.
+    CountMet {
+        run: RunFact,
+        counts: TestCounts,
+        count: u64,
+        /// How the run's result was read besides its counts (the exit status).
+        readings: Vec<Reading>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fresh_after: Option<ChangeFact>,
+    },
+    /// Fewer passed than claimed, but the run selected only part of the suite.
+    CountFiltered {
+        run: RunFact,
+        counts: TestCounts,
+        claimed: ClaimedCount,
+    },
+    /// Fewer passed than claimed in a full run.
+    CountShort {
+        run: RunFact,
+        counts: TestCounts,
+        claimed: ClaimedCount,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fresh_after: Option<ChangeFact>,
+    },
+    /// The output does not say how many tests passed.
+    CountUnknown {
+        run: RunFact,
+        result: RunResult,
+        readings: Vec<Reading>,
+        claimed: ClaimedCount,
+    },
+    /// "No failures": the summary counts tests and no failure.
+    NoneFailed {
+        run: RunFact,
+        runner: String,
+        counts: TestCounts,
+        readings: Vec<Reading>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fresh_after: Option<ChangeFact>,
     },
     Ran {
         command: String,
@@ -420,6 +517,15 @@ impl Reason {
             Reason::ScopeFails { .. } => "scope_fails",
             Reason::ScopePasses { .. } => "scope_passes",
             Reason::ScopeUnknown { .. } => "scope_unknown",
+            Reason::NoScopeRun { .. } => "no_scope_run",
+            Reason::ScopeCountShort { .. } => "scope_count_short",
+            Reason::ScopeCheckFails { .. } => "scope_fails",
+            Reason::ScopeCheckUnknown { .. } => "scope_unknown",
+            Reason::CountMet { .. } => "count_met",
+            Reason::CountFiltered { .. } => "count_filtered",
+            Reason::CountShort { .. } => "count_short",
+            Reason::CountUnknown { .. } => "count_unknown",
+            Reason::NoneFailed { .. } => "none_failed",
             Reason::Ran { .. } => "ran",
             Reason::Written { .. } => "written",
             Reason::Deleted { .. } => "deleted",
@@ -522,11 +628,7 @@ impl Reason {
                 s,
                 "The latest relevant run {} {} ({}), but it is stale: {} came after it, and no run followed that edit before the claim.",
                 run_phrase(run),
-                match result {
-                    RunResult::Passed => "passed",
-                    RunResult::Failed => "failed",
-                    RunResult::Unclear => "had no clear result",
-                },
+                result_word(*result),
                 readings_phrase(readings),
                 after
                     .as_ref()
@@ -634,6 +736,143 @@ impl Reason {
                 run_phrase(run),
                 readings_phrase(readings),
                 unit_word(*unit)
+            )?,
+            Reason::NoScopeRun {
+                check,
+                named,
+                unit,
+                name,
+            } => write!(
+                s,
+                "Every {} run{} before the claim selected another part of the project; none ran or showed the {} `{name}`, and {ABSENCE}.",
+                check_word(*check),
+                named.as_deref().map(|n| format!(" ({n})")).unwrap_or_default(),
+                unit_word(*unit)
+            )?,
+            Reason::ScopeCountShort {
+                run,
+                unit,
+                name,
+                passed,
+                count,
+            } => write!(
+                s,
+                "The latest relevant run {} shows {passed} passing test(s) in the {} `{name}`, fewer than the {count} the claim states.",
+                run_phrase(run),
+                unit_word(*unit)
+            )?,
+            Reason::ScopeCheckFails {
+                run,
+                readings,
+                unit,
+                name,
+                failing,
+                fresh_after,
+            } => write!(
+                s,
+                "The latest relevant run {} failed ({}), with errors in `{failing}`, which is the {} `{name}` the claim is about; {}.",
+                run_phrase(run),
+                readings_phrase(readings),
+                unit_word(*unit),
+                fresh_phrase(fresh_after)
+            )?,
+            Reason::ScopeCheckUnknown {
+                run,
+                readings,
+                unit,
+                name,
+                failing,
+            } => write!(
+                s,
+                "The latest relevant run {} failed ({}), but {}, and it does not show the {} `{name}` either way.",
+                run_phrase(run),
+                readings_phrase(readings),
+                if failing.is_empty() {
+                    "its output does not say where".to_string()
+                } else {
+                    format!("its errors are in `{}`", failing.join("`, `"))
+                },
+                unit_word(*unit)
+            )?,
+            Reason::CountMet {
+                run,
+                counts,
+                count,
+                readings,
+                fresh_after,
+            } => {
+                write!(
+                    s,
+                    "The latest relevant run {} shows {}: at least the {count} passing tests the claim states{}",
+                    run_phrase(run),
+                    counts_phrase(counts),
+                    if counts.failed.unwrap_or(0) > 0 {
+                        " (the claim says nothing about the others)"
+                    } else {
+                        ""
+                    },
+                )?;
+                // The counts are already said; the other readings (the exit status) follow.
+                let others: Vec<Reading> = readings
+                    .iter()
+                    .filter(|r| !matches!(r, Reading::Summary { .. }))
+                    .cloned()
+                    .collect();
+                if !others.is_empty() {
+                    write!(s, " ({})", readings_phrase(&others))?;
+                }
+                write!(s, "; {}.", fresh_phrase(fresh_after))?
+            }
+            Reason::CountFiltered {
+                run,
+                counts,
+                claimed,
+            } => write!(
+                s,
+                "The latest relevant run {} shows {}, fewer than the {} passing tests the claim states, but it ran only part of the suite.",
+                run_phrase(run),
+                counts_phrase(counts),
+                claimed_phrase(claimed)
+            )?,
+            Reason::CountShort {
+                run,
+                counts,
+                claimed,
+                fresh_after,
+            } => write!(
+                s,
+                "The latest relevant run {} shows {}: fewer than the {} passing tests the claim states; {}.",
+                run_phrase(run),
+                counts_phrase(counts),
+                claimed_phrase(claimed),
+                fresh_phrase(fresh_after)
+            )?,
+            Reason::CountUnknown {
+                run,
+                result,
+                readings,
+                claimed,
+            } => write!(
+                s,
+                "The latest relevant run {} {} ({}), but its output does not say how many tests passed, and the claim states {}.",
+                run_phrase(run),
+                result_word(*result),
+                readings_phrase(readings),
+                claimed_phrase(claimed)
+            )?,
+            Reason::NoneFailed {
+                run,
+                runner,
+                counts,
+                readings,
+                fresh_after,
+            } => write!(
+                s,
+                "The latest relevant run {} reports no failing test ({runner} {}), which is what the claim states ({}); {}.",
+                run_phrase(run),
+                counts_phrase(counts),
+                readings_phrase(readings),
+                fresh_phrase(fresh_after)
             )?,
             Reason::Ran { command, run, runs } => write!(
                 s,
@@ -936,6 +1175,81 @@ impl Reason {
                 readings_texts(readings, &mut out);
                 out.push(name);
             }
+            Reason::NoScopeRun { named, name, .. } => {
+                out.extend(named.as_mut());
+                out.push(name);
+            }
+            Reason::ScopeCountShort { run, name, .. } => {
+                out.push(&mut run.command);
+                out.push(name);
+            }
+            Reason::ScopeCheckFails {
+                run,
+                readings,
+                name,
+                failing,
+                fresh_after,
+                ..
+            } => {
+                out.push(&mut run.command);
+                readings_texts(readings, &mut out);
+                out.push(name);
+                out.push(failing);
+                if let Some(c) = fresh_after {
+                    change_texts(c, &mut out);
+                }
+            }
+            Reason::ScopeCheckUnknown {
+                run,
+                readings,
+                name,
+                failing,
+                ..
+            } => {
+                out.push(&mut run.command);
+                readings_texts(readings, &mut out);
+                out.push(name);
+                out.extend(failing.iter_mut());
+            }
+            Reason::CountMet {
+                run,
+                readings,
+                fresh_after,
+                ..
+            } => {
+                out.push(&mut run.command);
+                readings_texts(readings, &mut out);
+                if let Some(c) = fresh_after {
+                    change_texts(c, &mut out);
+                }
+            }
+            Reason::CountShort {
+                run, fresh_after, ..
+            } => {
+                out.push(&mut run.command);
+                if let Some(c) = fresh_after {
+                    change_texts(c, &mut out);
+                }
+            }
+            Reason::CountFiltered { run, .. } => out.push(&mut run.command),
+            Reason::CountUnknown { run, readings, .. } => {
+                out.push(&mut run.command);
+                readings_texts(readings, &mut out);
+            }
+            Reason::NoneFailed {
+                run,
+                runner,
+                readings,
+                fresh_after,
+                ..
+            } => {
+                out.push(&mut run.command);
+                out.push(runner);
+                readings_texts(readings, &mut out);
+                if let Some(c) = fresh_after {
+                    change_texts(c, &mut out);
+                }
+            }
             Reason::Ran { command, run, .. } => {
                 out.push(command);
                 out.push(&mut run.command);
@@ -1032,6 +1346,43 @@ fn unit_word(unit: ScopeUnit) -> &'static str {
     }
 }
 
+fn result_word(result: RunResult) -> &'static str {
+    match result {
+        RunResult::Passed => "passed",
+        RunResult::Failed => "failed",
+        RunResult::Unclear => "had no clear result",
+    }
+}
+
+/// `48 passed, 1 failed, 2 skipped`: absent counts are left out, zero skips and filters too.
+fn counts_phrase(c: &TestCounts) -> String {
+    let mut parts = Vec::new();
+    if let Some(n) = c.passed {
+        parts.push(format!("{n} passed"));
+    }
+    if let Some(n) = c.failed {
+        parts.push(format!("{n} failed"));
+    }
+    if let Some(n) = c.skipped.filter(|n| *n > 0) {
+        parts.push(format!("{n} skipped"));
+    }
+    if let Some(n) = c.filtered_out.filter(|n| *n > 0) {
+        parts.push(format!("{n} filtered out"));
+    }
+    if parts.is_empty() {
+        parts.push("no counts".into());
+    }
+    parts.join(", ")
+}
+
+fn claimed_phrase(c: &ClaimedCount) -> String {
+    if c.all {
+        format!("all {}", c.count)
+    } else {
+        c.count.to_string()
+    }
+}
+
 fn check_word(check: CheckKind) -> &'static str {
     match check {
         CheckKind::Test => "test",
@@ -1111,23 +1462,13 @@ fn reading_phrase(r: &Reading) -> String {
             skipped,
             filtered_out,
         } => {
-            let mut parts = Vec::new();
-            if let Some(n) = passed {
-                parts.push(format!("{n} passed"));
-            }
-            if let Some(n) = failed {
-                parts.push(format!("{n} failed"));
-            }
-            if let Some(n) = skipped.filter(|n| *n > 0) {
-                parts.push(format!("{n} skipped"));
-            }
-            if let Some(n) = filtered_out.filter(|n| *n > 0) {
-                parts.push(format!("{n} filtered out"));
-            }
-            if parts.is_empty() {
-                parts.push("no counts".into());
-            }
-            format!("summary ({runner} {})", parts.join(", "))
+            let counts = TestCounts {
+                passed: *passed,
+                failed: *failed,
+                skipped: *skipped,
+                filtered_out: *filtered_out,
+            };
+            format!("summary ({runner} {})", counts_phrase(&counts))
         }
         Reading::Subset => "the run selected a subset of the suite".into(),
         Reading::SummaryShowsNoFailure => "but the summary reports no failing test".into(),
@@ -1220,6 +1561,74 @@ mod tests {
         );
         assert!(!text.contains('['));
         assert_eq!(reason.rule(), "latest_fresh_fails");
+    }
+
+    #[test]
+    fn count_and_scope_reasons_say_what_decided() {
+        let counts = TestCounts {
+            passed: Some(17),
+            failed: Some(0),
+            skipped: None,
+            filtered_out: None,
+        };
+        let met = Reason::CountMet {
+            run: run("cargo test"),
+            counts,
+            count: 17,
+            readings: vec![
+                Reading::Exit {
+                    code: 0,
+                    strength: EvidenceStrength::Heuristic,
+                },
+                Reading::Summary {
+                    runner: "cargo".into(),
+                    passed: Some(17),
+                    failed: Some(0),
+                    skipped: None,
+                    filtered_out: None,
+                },
+            ],
+            fresh_after: None,
+        };
+        assert_eq!(
+            met.render(),
+            "The latest relevant run `cargo test` at 2026-05-04T10:00:08Z shows 17 passed, 0 failed: at least the 17 passing tests the claim states (exit 0 (heuristic)); no file was modified after it."
+        );
+        let short = Reason::CountShort {
+            run: run("cargo test"),
+            counts,
+            claimed: ClaimedCount {
+                count: 48,
+                all: true,
+            },
+            fresh_after: None,
+        };
+        assert!(short.render().contains("fewer than the all 48 passing tests"));
+        assert_eq!(short.rule(), "count_short");
+        let unknown = Reason::ScopeCheckUnknown {
+            run: run("tsc --noEmit"),
+            readings: vec![Reading::Exit {
+                code: 2,
+                strength: EvidenceStrength::Structural,
+            }],
+            unit: ScopeUnit::File,
+            name: "src/table.tsx".into(),
+            failing: vec!["src/a.ts".into(), "src/b.ts".into()],
+        };
+        assert!(
+            unknown
+                .render()
+                .contains("its errors are in `src/a.ts`, `src/b.ts`, and it does not show the file `src/table.tsx`"),
+            "{}",
+            unknown.render()
+        );
+        let mut none = unknown;
+        if let Reason::ScopeCheckUnknown { failing, .. } = &mut none {
+            failing.clear();
+        }
+        assert!(none.render().contains("its output does not say where"));
+        let json = serde_json::to_string(&none).unwrap();
+        assert_eq!(serde_json::from_str::<Reason>(&json).unwrap(), none);
     }
 
     #[test]

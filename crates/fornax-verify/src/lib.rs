@@ -48,7 +48,7 @@ pub mod tools;
 #[cfg(test)]
 mod testkit;
 
-pub use claims::{extract_claims, extract_from_text, ExtractedClaim};
+pub use claims::{assertions, extract_claims, extract_from_text, Assertion, Modality, Polarity};
 pub use commands::{classify, classify_command, CommandClass, CommandKind};
 pub use sensors::{ExitStatusSensor, FileChangeSensor, GitOutcomeSensor, TestSummarySensor};
 

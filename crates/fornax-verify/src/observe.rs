@@ -53,6 +53,8 @@ pub struct Run {
     pub lint_reading: Option<Reading>,
     /// A warning a linter printed (it may still have exited 0).
     pub lint_warning: Option<String>,
+    /// Files or packages the run's own build or lint reader found errors in.
+    pub check_failing: Vec<String>,
     /// The line showing the command could not start (not found, not executable, missing
     /// script or toolchain): such a run is no run at all.
     pub start_failure: Option<String>,
@@ -244,6 +246,7 @@ pub fn observe_with<E>(
                 build_reading: None,
                 lint_reading: None,
                 lint_warning: None,
+                check_failing: Vec::new(),
                 start_failure: None,
                 trust: TrustClass::AgentAdjacent,
             };
@@ -444,6 +447,7 @@ fn new_run(
         build_reading: None,
         lint_reading: None,
         lint_warning: None,
+        check_failing: Vec::new(),
         start_failure: None,
         trust,
     }
@@ -458,11 +462,19 @@ fn read_output(run: &mut Run, text: &str) {
             .filter_map(crate::tools::recognise)
             .filter(|(_, u)| u.kind == kind)
             .find_map(|(t, _)| crate::tools::read_check(text, t))
-            .and_then(|r| r.reading)
     };
-    run.build_reading = own(commands::CommandKind::Build)
+    let build = own(commands::CommandKind::Build);
+    let lint = own(commands::CommandKind::Lint);
+    run.check_failing = build
+        .iter()
+        .chain(lint.iter())
+        .flat_map(|r| r.failing.iter().cloned())
+        .collect();
+    run.build_reading = build
+        .and_then(|r| r.reading)
         .or_else(|| diagnostics::read(commands::CommandKind::Build, text));
-    run.lint_reading = own(commands::CommandKind::Lint)
+    run.lint_reading = lint
+        .and_then(|r| r.reading)
         .or_else(|| diagnostics::read(commands::CommandKind::Lint, text));
     run.lint_warning = diagnostics::lint_warning(text);
     if run.summary.is_none() {

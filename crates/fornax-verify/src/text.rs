@@ -1,9 +1,11 @@
 //! Splitting agent prose into sentences, with byte spans into the original text.
 //!
-//! Markdown aware where it matters for claims: fenced code blocks and tables are skipped, list
-//! markers and heading marks are not part of a sentence, inline code (`` `...` ``) never ends a
-//! sentence (`ruff check .` stays whole), and a line that continues the previous one (a hard
-//! wrapped paragraph) joins it.
+//! Markdown aware where it matters for claims: fenced code blocks are skipped, table rows are
+//! blocks of their own (the rule row under a header is nothing), list markers, task-list boxes,
+//! quote marks and heading marks are not part of a sentence but are kept as the block's
+//! [`BlockKind`], inline code (`` `...` ``) never ends a sentence (`ruff check .` stays whole),
+//! and a line that continues the previous one (a hard wrapped paragraph) joins it. The
+//! full-width terminators of Chinese and Japanese (`。！？`) end a sentence without a space.
 
 /// A half-open byte range `[start, end)` into a text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -81,6 +83,34 @@ pub fn code_spans(text: &str) -> Vec<Span> {
     spans
 }
 
+/// What kind of Markdown block a sentence comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BlockKind {
+    /// `#` heading level (1-6), 0 for none.
+    pub heading: u8,
+    /// A list item (`-`, `*`, `+`, `•`, `1.`).
+    pub list: bool,
+    /// A task-list box: `Some(true)` for `[x]`, `Some(false)` for `[ ]`.
+    pub checkbox: Option<bool>,
+    /// A block quote (`>`): someone else's words.
+    pub quoted: bool,
+    /// A table row.
+    pub table: bool,
+    /// A blank line (or the start of the text) comes right before the block.
+    pub after_blank: bool,
+}
+
+/// One sentence and the block it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sentence {
+    pub span: Span,
+    /// Index of its block (paragraph, list item, heading or table row) in the text.
+    pub block: usize,
+    /// The whole block's span.
+    pub block_span: Span,
+    pub kind: BlockKind,
+}
+
 struct Line {
     /// Content span (without list marker and surrounding whitespace).
     content: Span,
@@ -88,6 +118,7 @@ struct Line {
     starts_block: bool,
     /// A heading: a block of its own that the next line never continues.
     heading: bool,
+    kind: BlockKind,
 }
 
 fn lines(text: &str) -> Vec<Line> {
@@ -105,6 +136,7 @@ fn lines(text: &str) -> Vec<Line> {
                 content: Span::new(start, start),
                 starts_block: true,
                 heading: false,
+                kind: BlockKind::default(),
             });
             continue;
         }
@@ -114,6 +146,7 @@ fn lines(text: &str) -> Vec<Line> {
                 content: Span::new(start, start),
                 starts_block: true,
                 heading: false,
+                kind: BlockKind::default(),
             });
             continue;
         }
@@ -136,28 +169,35 @@ fn lines(text: &str) -> Vec<Line> {
                 content,
                 starts_block: true,
                 heading: true,
+                kind: BlockKind {
+                    table: true,
+                    ..BlockKind::default()
+                },
             });
             continue;
         }
         let lead = line.len() - trimmed.len();
-        let (marker_len, starts_block) = block_marker(trimmed);
+        let (marker_len, starts_block, kind) = block_marker(trimmed);
         let content_start = start + lead + marker_len;
         let content = Span::new(content_start, start + line.len()).trim(text);
-        let heading = trimmed.starts_with('#') && marker_len > 0;
+        let heading = kind.heading > 0;
         out.push(Line {
             content,
             starts_block,
             heading,
+            kind,
         });
     }
     out
 }
 
-/// Length of a leading list marker, heading mark or quote mark, and whether one was found.
-fn block_marker(line: &str) -> (usize, bool) {
+/// Length of a leading list marker, heading mark or quote mark, whether one was found, and
+/// what the marks say about the block.
+fn block_marker(line: &str) -> (usize, bool, BlockKind) {
     let b = line.as_bytes();
     let mut i = 0;
     let mut found = false;
+    let mut kind = BlockKind::default();
     loop {
         let rest = &line[i..];
         let rb = &b[i..];
@@ -168,11 +208,13 @@ fn block_marker(line: &str) -> (usize, bool) {
         if matches!(rb[0], b'-' | b'*' | b'+') && rb.get(1) == Some(&b' ') {
             i += 2;
             found = true;
+            kind.list = true;
             continue;
         }
         if rest.starts_with("• ") {
             i += "• ".len();
             found = true;
+            kind.list = true;
             continue;
         }
         // `1. ` / `1) `
@@ -184,6 +226,7 @@ fn block_marker(line: &str) -> (usize, bool) {
         {
             i += digits + 2;
             found = true;
+            kind.list = true;
             continue;
         }
         // `# heading`, `> quote`
@@ -192,42 +235,55 @@ fn block_marker(line: &str) -> (usize, bool) {
             if rb.get(hashes) == Some(&b' ') {
                 i += hashes + 1;
                 found = true;
+                kind.heading = hashes.min(6) as u8;
                 continue;
             }
         }
         if rb[0] == b'>' {
             i += if rb.get(1) == Some(&b' ') { 2 } else { 1 };
             found = true;
+            kind.quoted = true;
             continue;
         }
         // `[x] ` task-list boxes
         if rest.starts_with("[x] ") || rest.starts_with("[X] ") || rest.starts_with("[ ] ") {
+            kind.checkbox = Some(!rest.starts_with("[ ]"));
             i += 4;
             found = true;
             continue;
         }
         break;
     }
-    (i, found)
+    (i, found, kind)
 }
 
 /// Sentence spans of `text`, in order.
 pub fn sentences(text: &str) -> Vec<Span> {
+    sentences_in_blocks(text)
+        .into_iter()
+        .map(|s| s.span)
+        .collect()
+}
+
+/// Sentences of `text`, in order, each with its block.
+pub fn sentences_in_blocks(text: &str) -> Vec<Sentence> {
     let code = code_spans(text);
     // Group lines into blocks: a line continues the previous block when it neither starts a
     // block of its own nor follows a finished sentence, and begins in lower case.
-    let mut blocks: Vec<Span> = Vec::new();
-    let mut open: Option<Span> = None;
+    let mut blocks: Vec<(Span, BlockKind)> = Vec::new();
+    let mut open: Option<(Span, BlockKind)> = None;
     let mut open_is_heading = false;
+    let mut after_blank = true;
     for line in lines(text) {
         if line.content.is_empty() {
             if let Some(b) = open.take() {
                 blocks.push(b);
             }
+            after_blank = true;
             continue;
         }
         let continues = match &open {
-            Some(prev) if !line.starts_block && !open_is_heading => {
+            Some((prev, _)) if !line.starts_block && !open_is_heading => {
                 let prev_text = prev.slice(text);
                 let ends_sentence = prev_text.ends_with(['.', '!', '?', ':']);
                 let first = line.content.slice(text).chars().next().unwrap_or(' ');
@@ -236,26 +292,44 @@ pub fn sentences(text: &str) -> Vec<Span> {
             _ => false,
         };
         if continues {
-            if let Some(prev) = open.as_mut() {
+            if let Some((prev, _)) = open.as_mut() {
                 prev.end = line.content.end;
             }
         } else {
             if let Some(b) = open.take() {
                 blocks.push(b);
             }
-            open = Some(line.content);
+            let mut kind = line.kind;
+            kind.after_blank = after_blank;
+            open = Some((line.content, kind));
             open_is_heading = line.heading;
         }
+        after_blank = false;
     }
     if let Some(b) = open.take() {
         blocks.push(b);
     }
     let mut out = Vec::new();
-    for block in blocks {
-        split_block(text, block, &code, &mut out);
+    let mut spans = Vec::new();
+    for (index, (block, kind)) in blocks.into_iter().enumerate() {
+        spans.clear();
+        split_block(text, block, &code, &mut spans);
+        out.extend(spans.iter().map(|&span| Sentence {
+            span,
+            block: index,
+            block_span: block,
+            kind,
+        }));
     }
     out
 }
+
+/// Full-width sentence terminators (`。`, `！`, `？`), as UTF-8 bytes.
+const WIDE_TERMINATORS: [&[u8]; 3] = [
+    "\u{3002}".as_bytes(),
+    "\u{ff01}".as_bytes(),
+    "\u{ff1f}".as_bytes(),
+];
 
 fn split_block(text: &str, block: Span, code: &[Span], out: &mut Vec<Span>) {
     let bytes = text.as_bytes();
@@ -273,6 +347,26 @@ fn split_block(text: &str, block: Span, code: &[Span], out: &mut Vec<Span>) {
             continue;
         }
         let c = bytes[i];
+        if c == 0xE3 || c == 0xEF {
+            if let Some(t) = WIDE_TERMINATORS
+                .iter()
+                .find(|t| bytes[i..block.end].starts_with(t))
+            {
+                // A full-width terminator ends the sentence whatever follows (no space is
+                // written after it); closing brackets and quotes stay with it.
+                let mut end = i + t.len();
+                while end < block.end && matches!(bytes[end], b')' | b'"' | b'*' | b'_') {
+                    end += 1;
+                }
+                let s = Span::new(start, end).trim(text);
+                if !s.is_empty() {
+                    out.push(s);
+                }
+                start = end;
+                i = end;
+                continue;
+            }
+        }
         match c {
             b'(' => depth += 1,
             b')' => depth = (depth - 1).max(0),
@@ -418,6 +512,37 @@ mod tests {
         );
         let spans = sentences(t);
         assert_eq!(&t[spans[2].start..spans[2].end], "Done.");
+    }
+
+    #[test]
+    fn full_width_terminators_end_sentences() {
+        let t = "所有测试都通过了。已推送到 `origin/main`。テストが通りました！次は？";
+        assert_eq!(
+            sents(t),
+            vec![
+                "所有测试都通过了。",
+                "已推送到 `origin/main`。",
+                "テストが通りました！",
+                "次は？"
+            ]
+        );
+    }
+
+    #[test]
+    fn blocks_keep_their_markdown_kind() {
+        let t = "## Plan\n- [ ] Push it.\n- [x] Tests pass.\n> quoted words\n\n| a | b |\n|---|---|\n| c | d |\nText.";
+        let s = sentences_in_blocks(t);
+        let kinds: Vec<(&str, BlockKind)> = s.iter().map(|s| (s.span.slice(t), s.kind)).collect();
+        assert_eq!(kinds[0].0, "Plan");
+        assert_eq!(kinds[0].1.heading, 2);
+        assert_eq!(kinds[1].1.checkbox, Some(false));
+        assert!(kinds[1].1.list);
+        assert_eq!(kinds[2].1.checkbox, Some(true));
+        assert!(kinds[3].1.quoted);
+        assert!(kinds[4].1.table && kinds[4].1.after_blank);
+        assert_eq!(kinds[5].0, "c | d");
+        assert!(!kinds[6].1.table && !kinds[6].1.after_blank);
+        assert!(s.windows(2).all(|w| w[0].block < w[1].block));
     }
 
     #[test]

@@ -1504,3 +1504,74 @@ fn parallel_subagents_are_timelines_of_their_own() {
         Verdict::Contradicted
     );
 }
+
+#[test]
+fn a_narrower_run_of_the_claimed_command_is_partial() {
+    let mut s = Session::new(Provider::Codex, "id01");
+    s.edit("/w/kiln/core/src/lib.rs");
+    s.run("cargo test -p core", 0, "\nrunning 6 tests\ntest result: ok. 6 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n");
+    s.answer("`cargo test` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "`cargo test` passes"), Verdict::Review);
+}
+
+#[test]
+fn a_covering_run_backs_a_narrower_claimed_command() {
+    let mut s = Session::new(Provider::Codex, "id02");
+    s.edit("/w/shop/app/api.py");
+    s.run(
+        "python -m pytest",
+        0,
+        "tests/test_api.py ....   [ 50%]\ntests/test_render.py .... [100%]\n8 passed in 0.30s\n",
+    );
+    s.answer("`pytest tests/test_api.py` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "pytest tests/test_api.py"), Verdict::Verified);
+
+    // The wider run failed elsewhere and shows the claimed file passing.
+    let mut s = Session::new(Provider::Codex, "id03");
+    s.edit("/w/shop/app/api.py");
+    s.run("python -m pytest", 1, "tests/test_api.py ....   [ 50%]\ntests/test_render.py ..F. [100%]\nFAILED tests/test_render.py::test_wide - AssertionError\n1 failed, 7 passed in 0.30s\n");
+    s.answer("`pytest tests/test_api.py` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "pytest tests/test_api.py"), Verdict::Verified);
+
+    // The wider run failed and does not say where: partial, never a contradiction.
+    let mut s = Session::new(Provider::Codex, "id04");
+    s.edit("/w/shop/app/api.py");
+    s.run(
+        "python -m pytest -q",
+        1,
+        "..F.....\n1 failed, 7 passed in 0.30s\n",
+    );
+    s.answer("`pytest tests/test_api.py` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "pytest tests/test_api.py"), Verdict::Review);
+}
+
+#[test]
+fn the_same_command_piped_or_wrapped_is_the_same_run() {
+    let mut s = Session::new(Provider::ClaudeCode, "id05");
+    s.edit("/w/kiln/src/lib.rs");
+    s.run_flagged("cargo test 2>&1 | tail -n 5", false, "test tests::wrap ... FAILED\n\ntest result: FAILED. 16 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.03s\n");
+    s.answer("`cargo test` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "`cargo test` passes"), Verdict::Contradicted);
+
+    let mut s = Session::new(Provider::Codex, "id06");
+    s.edit("/w/site/web/src/app.ts");
+    s.run("cd web && timeout 300 npm test", 0, "\n> web@1.0.0 test\n> vitest run\n\n Test Files  3 passed (3)\n      Tests  21 passed (21)\n");
+    s.answer("`npm test` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "`npm test` passes"), Verdict::Verified);
+}
+
+#[test]
+fn a_different_invocation_of_the_same_tool_is_not_evidence() {
+    let mut s = Session::new(Provider::Codex, "id07");
+    s.edit("/w/shop/app/api.py");
+    s.run("pytest -m slow", 1, "FAILED tests/test_sync.py::test_upload - TimeoutError\n1 failed, 2 passed, 40 deselected in 9.1s\n");
+    s.answer("`pytest` passes.");
+    let v = s.verify();
+    assert_eq!(verdict(&v, "`pytest` passes"), Verdict::Unverified);
+}

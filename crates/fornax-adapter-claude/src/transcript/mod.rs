@@ -67,6 +67,9 @@ enum LineKind {
     Attachment,
     /// An envelope that only proves identity (its content is bookkeeping).
     IdentityOnly(&'static str),
+    /// A bookkeeping line (2.1.2xx) with one fact worth showing on the timeline, published
+    /// as `runtime.state`; ignored with the reason when the fact is missing.
+    State(&'static str),
     Title {
         custom: bool,
     },
@@ -89,9 +92,8 @@ impl LineKind {
             ),
             "custom-title" => LineKind::Title { custom: true },
             "ai-title" => LineKind::Title { custom: false },
-            "file-history-snapshot" | "file-history-delta" => {
-                LineKind::Ignored("file backup bookkeeping for undo")
-            }
+            "file-history-snapshot" => LineKind::Ignored("file backup bookkeeping for undo"),
+            "file-history-delta" => LineKind::State("file backup bookkeeping without a path"),
             "summary" => {
                 LineKind::Ignored("title summary keyed by leafUuid; may describe another session")
             }
@@ -101,12 +103,13 @@ impl LineKind {
             "permission-mode" | "mode" => LineKind::Ignored("permission or input mode bookkeeping"),
             "agent-name" => LineKind::Ignored("agent display name bookkeeping"),
             "worktree-state" | "relocated" => LineKind::Ignored("worktree bookkeeping"),
-            "pr-link" | "frame-link" => LineKind::IdentityOnly("link bookkeeping"),
+            "pr-link" => LineKind::IdentityOnly("link bookkeeping"),
+            "frame-link" => LineKind::State("frame link without a URL"),
             "bridge-session" | "atis-latch" => LineKind::Ignored("remote session bookkeeping"),
             "started" | "result" | "launched" => LineKind::Ignored(
                 "background or workflow agent bookkeeping; the agent's work is in its own transcript",
             ),
-            "cost-state" => LineKind::Ignored("session cost bookkeeping"),
+            "cost-state" => LineKind::State("session cost bookkeeping without a total"),
             "tag" => LineKind::Ignored("session tag bookkeeping"),
             "tool_use" | "tool_result" => LineKind::Ignored(
                 "flat tool line of an early or drifted shape without a call id to pair",
@@ -180,6 +183,18 @@ impl AgentAdapter for ClaudeTranscriptAdapter {
             LineKind::IdentityOnly(reason) => {
                 if line.uuid.is_some() {
                     st.chain(line.uuid, line.parent_uuid, false);
+                }
+                reason
+            }
+            LineKind::State(reason) => {
+                if let Some(text) = runtime_lines::bookkeeping_fact(ty, v) {
+                    out.push(line.text_item(
+                        st,
+                        line.key("state", 0),
+                        fornax_types::Role::RuntimeState,
+                        &text,
+                        fornax_types::EvidenceStrength::Structural,
+                    ));
                 }
                 reason
             }

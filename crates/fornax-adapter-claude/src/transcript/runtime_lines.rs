@@ -126,6 +126,92 @@ pub(super) fn on_attachment(
             }
             "memory file attachment without text"
         }
+        Some("model") => {
+            let text = get_text(att, "text").map(str::to_string).or_else(|| {
+                att.get("identity")
+                    .and_then(|i| get_text(i, "modelId"))
+                    .map(|m| format!("model {m}"))
+            });
+            if let Some(text) = text {
+                out.push(line.text_item(st, key, Role::RuntimeState, &text, Structural));
+            }
+            "model attachment without a model"
+        }
+        Some("environment") => {
+            if let Some(text) = att.get("snapshot").and_then(environment_text) {
+                out.push(line.text_item(st, key, Role::RuntimeContext, &text, Structural));
+            }
+            "environment attachment without a snapshot"
+        }
+        Some("prompt_snapshot") => {
+            let text = att.get("systemPrompt").and_then(content_text);
+            if let Some(text) = text.filter(|t| !t.trim().is_empty()) {
+                out.push(line.text_item(st, key, Role::RuntimeInstructions, &text, Structural));
+            }
+            "system prompt snapshot without text"
+        }
         _ => REMINDER,
+    }
+}
+
+/// `environment.snapshot` (2.1.2xx): where and on what the session runs.
+fn environment_text(snapshot: &Value) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(dir) = get_text(snapshot, "workingDirectory") {
+        parts.push(format!("working directory {dir}"));
+    }
+    for (field, label) in [
+        ("platform", "platform"),
+        ("shell", "shell"),
+        ("osVersion", "os"),
+    ] {
+        if let Some(v) = get_text(snapshot, field) {
+            parts.push(format!("{label} {v}"));
+        }
+    }
+    if let Some(git) = snapshot.get("isGitRepo").and_then(Value::as_bool) {
+        parts.push(
+            if git {
+                "a git repository"
+            } else {
+                "not a git repository"
+            }
+            .to_string(),
+        );
+    }
+    (!parts.is_empty()).then(|| format!("environment: {}", parts.join(", ")))
+}
+
+/// The one fact of a 2.1.2xx bookkeeping line, as text for the timeline.
+pub(super) fn bookkeeping_fact(ty: &str, v: &Value) -> Option<String> {
+    match ty {
+        "file-history-delta" => {
+            let path = get_text(v, "trackingPath")?;
+            let version = v
+                .get("backup")
+                .and_then(|b| b.get("version"))
+                .and_then(Value::as_u64);
+            Some(match version {
+                Some(n) => format!("file history: {path} backed up (version {n})"),
+                None => format!("file history: {path} backed up"),
+            })
+        }
+        "frame-link" => {
+            let url = get_text(v, "frameUrl")?;
+            Some(match get_text(v, "title") {
+                Some(title) => format!("linked frame {title}: {url}"),
+                None => format!("linked frame: {url}"),
+            })
+        }
+        "cost-state" => {
+            let total = v.get("totalCostUSD").and_then(Value::as_f64)?;
+            let mut text = format!("session cost so far: ${total:.4}");
+            let lines = |k: &str| v.get(k).and_then(Value::as_u64);
+            if let (Some(a), Some(r)) = (lines("totalLinesAdded"), lines("totalLinesRemoved")) {
+                text.push_str(&format!(", lines +{a} −{r}"));
+            }
+            Some(text)
+        }
+        _ => None,
     }
 }

@@ -10,9 +10,9 @@ use serde_json::Value;
 use super::state::{digest, CallState, SessionState};
 use super::{Ctx, Transport, ERROR_TEXT_LIMIT};
 use crate::json::short;
-use crate::time::iso_from_millis;
 use crate::tools::{self, Ending, FileTarget};
 use crate::ADAPTER_VERSION;
+use fornax_types::kit::time::iso_from_millis;
 
 /// One tool call: the runtime's tool name and its call id (`callID`).
 #[derive(Debug, Clone, Copy)]

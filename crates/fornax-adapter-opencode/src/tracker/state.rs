@@ -12,8 +12,8 @@ use super::loops::LoopState;
 use super::Transport;
 use crate::bounded::Bounded;
 use crate::json::i64_at;
-use crate::time::iso_from_millis;
 use crate::tools::FileTarget;
+use fornax_types::kit::time::iso_from_millis;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) enum Speaker {

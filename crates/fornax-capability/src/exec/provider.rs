@@ -196,9 +196,7 @@ impl ProviderAdapter for TestRunner {
                 xml.and_then(|x| testrunners::parse_junit_xml(&x, "pytest"))
                     .or_else(|| testrunners::parse_pytest_text(&process.stdout))
             }
-            Format::JestJson => serde_json::from_str::<Value>(process.stdout.trim())
-                .ok()
-                .and_then(|v| testrunners::parse_jest_json(&v, self.runner)),
+            Format::JestJson => testrunners::parse_jest_json(&process.stdout, self.runner),
         };
         let Some(summary) = summary else {
             let mut env = delegated;

@@ -16,11 +16,18 @@ pub enum Agent {
     Claude,
     /// The opencode plugin's NDJSON stream on stdin (long-lived).
     Opencode,
+    /// One GitHub Copilot CLI hook payload on stdin; name its EVENT (Copilot's payloads do not).
+    Copilot,
+    /// One Cursor hook payload on stdin; the permissive answer is printed for Cursor to read.
+    Cursor,
 }
 
 #[derive(Debug, Args)]
 pub struct HookArgs {
     pub agent: Agent,
+    /// The hook event, for agents whose payload does not name it (copilot: sessionStart,
+    /// userPromptSubmitted, preToolUse, postToolUse, agentStop, ...).
+    pub event: Option<String>,
 }
 
 /// Runs a hook with every guard on, always returning success to the agent.
@@ -28,6 +35,8 @@ pub fn guarded(home: Option<PathBuf>, args: &HookArgs) -> ExitCode {
     let agent = match args.agent {
         Agent::Claude => fornax_hook::Agent::Claude,
         Agent::Opencode => fornax_hook::Agent::Opencode,
+        Agent::Copilot => fornax_hook::Agent::Copilot,
+        Agent::Cursor => fornax_hook::Agent::Cursor,
     };
-    fornax_hook::guarded(home, agent)
+    fornax_hook::guarded_event(home, agent, args.event.as_deref())
 }

@@ -7,6 +7,11 @@
 //!   otherwise, and a `statusLine` when none is set, in `~/.claude/settings.json` (or `.claude/settings.json`
 //!   with `--project`, or the file given with `--settings`).
 //! * opencode: the capture plugin `fornax.js` in opencode's plugin folder.
+//! * GitHub Copilot CLI: one command hook per event in the repository's
+//!   `.github/hooks/fornax.json` (`--repo PATH`, else the git work tree around the current
+//!   directory), running `fornax-hook copilot <event>`.
+//! * Cursor: one command hook per agent event in `~/.cursor/hooks.json` (or
+//!   `.cursor/hooks.json` with `--project`), running `fornax-hook cursor`.
 //! * Codex CLI, Pi, Gemini CLI: nothing. Fornax reads the session files these agents write
 //!   (`fornax scan`, and `fornax daemon start` to follow them live); the command says what is
 //!   captured and where it is read from. Codex's `notify` program is deliberately not set:
@@ -34,6 +39,9 @@
 
 mod atomic;
 mod claude;
+mod copilot;
+mod cursor;
+mod hookfile;
 mod opencode;
 mod report;
 mod shell;
@@ -53,6 +61,8 @@ pub enum Agent {
     Opencode,
     Pi,
     Gemini,
+    Copilot,
+    Cursor,
 }
 
 impl Agent {
@@ -63,6 +73,8 @@ impl Agent {
             Agent::Opencode => "opencode",
             Agent::Pi => "pi",
             Agent::Gemini => "gemini",
+            Agent::Copilot => "copilot",
+            Agent::Cursor => "cursor",
         }
     }
 }
@@ -76,6 +88,10 @@ pub struct InstallArgs {
     /// Claude Code only: the settings file to edit (for example `.claude/settings.local.json`).
     #[arg(long, value_name = "PATH", conflicts_with = "project")]
     pub settings: Option<PathBuf>,
+    /// Copilot only: the repository whose `.github/hooks` to edit (default: the git work tree
+    /// around the current directory).
+    #[arg(long, value_name = "PATH", conflicts_with = "project")]
+    pub repo: Option<PathBuf>,
     /// Say what would change without writing anything.
     #[arg(long)]
     pub dry_run: bool,
@@ -175,6 +191,12 @@ fn run(ctx: &Context, args: InstallArgs, action: Action) -> Result<(), CliError>
             args.agent.name()
         )));
     }
+    if args.repo.is_some() && !matches!(args.agent, Agent::Copilot) {
+        return Err(CliError::usage(format!(
+            "--repo applies to copilot only, not {}",
+            args.agent.name()
+        )));
+    }
     let places = Places::resolve()?;
     let write = if args.dry_run {
         atomic::Mode::DryRun
@@ -191,6 +213,16 @@ fn run(ctx: &Context, args: InstallArgs, action: Action) -> Result<(), CliError>
             claude::run(&path, action, write)?
         }
         Agent::Opencode => opencode::run(&places, args.project, action, write)?,
+        Agent::Copilot => {
+            if args.project {
+                return Err(CliError::usage(
+                    "copilot keeps hooks per repository: use --repo PATH (default: the repository around the current directory)",
+                ));
+            }
+            let repo = copilot::repository(args.repo.as_deref(), &places.cwd)?;
+            copilot::run(&repo, action, write)?
+        }
+        Agent::Cursor => cursor::run(&places, args.project, action, write)?,
         Agent::Codex | Agent::Pi | Agent::Gemini => {
             if args.project {
                 return Err(CliError::usage(format!(
@@ -231,6 +263,22 @@ pub(crate) fn agent_states() -> Vec<serde_json::Value> {
         }
     };
     out.push(opencode);
+    let cursor_hooks = places.home.join(".cursor").join("hooks.json");
+    out.push(match cursor::run(&places, false, Action::Install, atomic::Mode::DryRun) {
+        Ok(o) => {
+            serde_json::json!({"agent": "cursor", "transport": "hooks", "installed": !o.changed, "config": cursor_hooks.display().to_string()})
+        }
+        Err(_) => {
+            serde_json::json!({"agent": "cursor", "transport": "hooks", "installed": false, "config": cursor_hooks.display().to_string(), "problem": "hooks file unreadable"})
+        }
+    });
+    out.push(serde_json::json!({
+        "agent": "copilot",
+        "transport": "hooks per repository (`fornax install copilot --repo PATH`) and session logs",
+        "installed": true,
+        "sessions_folder": places.home.join(".copilot/session-state").display().to_string(),
+        "sessions_folder_exists": places.home.join(".copilot/session-state").is_dir(),
+    }));
     for (agent, root) in [
         ("codex", ".codex/sessions"),
         ("pi", ".pi/agent/sessions"),

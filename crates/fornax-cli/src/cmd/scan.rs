@@ -96,7 +96,7 @@ pub fn scan_roots(ctx: &Context, overrides: &[String]) -> Result<Vec<PathBuf>, C
         };
         if !apply(name, vec![expand_tilde(dir)]) {
             return Err(CliError::usage(format!("--root names unknown adapter {name:?}"))
-                .with_hint("names are adapters (claude-transcript, codex-rollout, ...) or providers (claude, codex, pi, opencode, gemini)"));
+                .with_hint("names are adapters (claude-transcript, codex-rollout, ...) or providers (claude, codex, copilot, cursor, pi, opencode, gemini)"));
         }
     }
     let mut roots: Vec<PathBuf> = per_adapter

@@ -9,7 +9,7 @@ use crate::output;
 
 #[derive(Debug, Args)]
 pub struct SessionsArgs {
-    /// Only this provider (claude-code, codex, pi, opencode, gemini).
+    /// Only this provider (claude-code, codex, copilot, cursor, pi, opencode, gemini).
     #[arg(long)]
     pub provider: Option<String>,
     /// Only sessions whose working directory contains this text.

@@ -86,6 +86,9 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<(), CliError> {
     }
     let s = &detail.session;
     output::heading(&format!("{} session {}", s.provider, s.native_id));
+    if let Some(name) = &s.name {
+        output::line(&format!("  “{name}”"));
+    }
     output::line(&format!(
         "  cwd {} · created {} · version {} · {} loops · {} items",
         s.cwd.as_deref().unwrap_or("-"),

@@ -1,37 +1,102 @@
 //! Claim extraction: the agent's own assertions that something succeeded or was done.
 //!
-//! Extraction is sentence by sentence, then clause by clause: a sentence such as "`ruff check .`
-//! reports no issues and `mypy src` is clean" carries two claims, each with its own exact
-//! quote. A clause is dropped whole when it admits a failure, negates, hedges, speaks of the
-//! future or the past, or gives an instruction ("2 tests still fail", "I haven't run the full
-//! suite", "should pass once CI runs", "run `make test` to check"). Words inside inline code
-//! never count as prose, and negative-looking success phrases ("no issues", "0 failed") are
-//! read as success.
+//! Extraction reads agent prose as [`Assertion`]s: sentence by sentence, then clause by clause
+//! (a sentence such as "`ruff check .` reports no issues and `mypy src` is clean" holds two),
+//! each with a subject, what it names (command, path, sha, remote, branch, tool), its scope
+//! and quantity, whose work it is about, its exact quote, and how it is put: its polarity and
+//! [`Modality`]. Only done, positive assertions become [`Claim`]s. A clause is not a claim when
+//! it admits a failure or only partial success ("2 tests still fail", "most tests pass", "the
+//! remaining failures are unrelated"), negates, hedges, speaks of the future or the past, gives
+//! an instruction, reports someone else's words, or describes someone else's work (an upstream
+//! pull request). Markdown is read as what it is: a plan or an acceptance criterion under its
+//! heading, an open task-list box, a block quote or a poem the user asked for are not reports;
+//! a bare path under "Files changed" is a file written. Words inside inline code never count as
+//! prose, and negative-looking success phrases ("no issues", "0 failed") are read as success.
+//! Claims in Chinese, Japanese, Korean, Spanish, Portuguese, French, German and Russian are read
+//! with each language's own words ([`i18n`]).
 //!
 //! Deterministic: the same text always gives the same claims, with ids
 //! `<item key>#<sentence index>:<subject>` (a `:<n>` suffix tells apart further claims of the
 //! same subject in one sentence).
 
+mod actor;
+mod i18n;
 pub mod lexicon;
+mod scope;
+mod sections;
 mod targets;
+pub mod vocab;
 
-use fornax_types::{Claim, ClaimSubject, ClaimTarget, Item, SemanticValue};
+use fornax_types::{
+    Claim, ClaimActor, ClaimQuantity, ClaimScope, ClaimSubject, ClaimTarget, Item, SemanticValue,
+};
 use regex::Regex;
 
 use crate::commands::{self, looks_like_command, CommandClass, CommandKind};
 use crate::paths::looks_like_file_path;
-use crate::text::{code_spans, sentences, Span};
+use crate::text::{code_spans, sentences_in_blocks, Sentence, Span};
 use lexicon::*;
+use sections::Section;
 
-/// One claim found in a text, before it is tied to an item.
+/// Whether an assertion says that something is so or that it is not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Polarity {
+    Positive,
+    /// "I haven't run the tests", "nothing was committed".
+    Negative,
+}
+
+/// How an assertion is put. Only [`Modality::Done`] (with positive polarity) is a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Modality {
+    /// A report of something done or observed.
+    Done,
+    /// "I'll push", "let me run the tests", "next: ...".
+    Future,
+    /// "Should pass", "might", "if the tests pass", "I expect".
+    Hedged,
+    /// "Run `make test` to check".
+    Instruction,
+    /// An admitted failure: "2 tests still fail", "passes locally but fails in CI".
+    Failure,
+    /// Partial success: "most tests pass", "all but two", "30/31", "the remaining failures are
+    /// unrelated".
+    Partial,
+    /// How things were before: "before my change, all tests passed".
+    Past,
+    /// Someone else's words: "you said", "the README says", a block quote.
+    Reported,
+    Question,
+    /// A plan, a next step, an acceptance criterion, an open task-list box.
+    Planned,
+    /// Text the user asked to be written (a poem, a story).
+    Composed,
+    /// A description of someone else's work: "the upstream PR added ...".
+    Described,
+}
+
+/// One structured assertion found in a text, before it is tied to an item.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExtractedClaim {
-    /// Index of the sentence (in the text) that holds the claim.
+pub struct Assertion {
+    /// Index of the sentence (in the text) that holds it.
     pub sentence_index: usize,
     pub subject: ClaimSubject,
-    /// The exact quote: a byte span of the text.
+    /// The exact quote: a byte span of the text (the clause; the sentence, or the sentence and
+    /// the next one, when the clause alone is too short to find again).
     pub span: Span,
     pub target: ClaimTarget,
+    pub scope: ClaimScope,
+    pub quantity: ClaimQuantity,
+    pub actor: ClaimActor,
+    pub polarity: Polarity,
+    pub modality: Modality,
+}
+
+impl Assertion {
+    /// A done, positive assertion: a claim.
+    pub fn is_claim(&self) -> bool {
+        self.polarity == Polarity::Positive && self.modality == Modality::Done
+    }
 }
 
 /// Claims in the text of one canonical item. Only agent-voice roles (final answers,
@@ -76,9 +141,9 @@ pub fn extract_claims(item: &Item) -> Vec<Claim> {
                 subject: c.subject,
                 text: c.span.slice(text).to_string(),
                 target: c.target,
-                scope: Default::default(),
-                quantity: Default::default(),
-                actor: Default::default(),
+                scope: c.scope,
+                quantity: c.quantity,
+                actor: c.actor,
                 at: item.at.clone(),
             }
         })
@@ -96,7 +161,7 @@ pub fn names_a_test(text: &str) -> bool {
 /// Stems of every word a claim predicate is made of (see [`lexicon`]).
 static TRIGGER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
     Regex::new(
-        "pass|green|clean|succe|build|built|compil|check|commit|push|creat|updat|add|wrote|writ|rewr|modif|edit|chang|fix|ran|run|execut|invok|exit|return|ok|lint|clippy|vet|fmt|format|ruff|mypy|test|spec|suite|✅|✔|☑|happy|satisf|silent|quiet|move|renam|refactor|implement|introduc|extend|adjust|tweak|touch|save|generat|replac|convert|migrat|extract|adapt|delet|remov|restructur|reorgani|simplif|document|amend|insert|append|populat|bump|pin|scaffold|stub|wire|rework|overhaul|correct|tighten|harden|expand|split|put|place|drop|through|complet|finish|no |new |zero|nothing|^[\\s*_]*`",
+        "pass|green|clean|succe|build|built|compil|check|commit|push|creat|updat|add|wrote|writ|rewr|modif|edit|chang|fix|ran|run|execut|invok|exit|return|ok|lint|clippy|vet|fmt|format|ruff|mypy|test|spec|suite|✅|✔|☑|happy|satisf|silent|quiet|move|renam|refactor|implement|introduc|extend|adjust|tweak|touch|save|generat|replac|convert|migrat|extract|adapt|delet|remov|restructur|reorgani|simplif|document|amend|insert|append|populat|bump|pin|scaffold|stub|wire|rework|overhaul|correct|tighten|harden|expand|split|put|place|drop|through|complet|finish|no |new |zero|nothing|mirror|port|appl|revert|copied|guard|merge|rebase|opened|issue|crash|cloned|\\.\\.|^[\\s*_]*`|[^\\x00-\\x7f]|pasa|prueba|teste|cread|criei|criad|actuali|atuali|elimin|borr|removi|apag|exclu|supprim|ajout|erstellt|angelegt|aktualis|bearbeit|angepasst|bestand|bestehen|hice|fiz |poussé|gepusht|eingecheckt|live at|live on|up on",
     )
     .expect("valid regex")
 });
@@ -104,56 +169,57 @@ static TRIGGER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
 /// The longest sentence read for claims, in bytes.
 const MAX_SENTENCE: usize = 1200;
 
-/// Claims in a piece of agent prose, in text order.
-pub fn extract_from_text(text: &str) -> Vec<ExtractedClaim> {
-    let doc = Doc::new(text);
-    let mut out = Vec::new();
-    for (index, sentence) in sentences(text).into_iter().enumerate() {
-        // Claims are short; a "sentence" of thousands of bytes is code or a log, not prose.
-        if sentence.end - sentence.start > MAX_SENTENCE {
-            continue;
+/// A quote shorter than this (in bytes) is hard to find again ("Committed."): the claim quotes
+/// its whole sentence, and the next one too when the sentence is that short.
+const MIN_QUOTE: usize = 12;
+
+/// Claims in a piece of agent prose, in text order: its done, positive assertions.
+pub fn extract_from_text(text: &str) -> Vec<Assertion> {
+    read(text, false)
+}
+
+/// Every assertion in a piece of agent prose, claims or not, in text order.
+pub fn assertions(text: &str) -> Vec<Assertion> {
+    read(text, true)
+}
+
+fn read(text: &str, keep_all: bool) -> Vec<Assertion> {
+    let mut doc = Doc::new(text);
+    doc.keep_all = keep_all;
+    let sentences = sentences_in_blocks(text);
+    let sections = sections::sections(text, &sentences);
+    let mut per_sentence: Vec<Vec<Assertion>> = Vec::with_capacity(sentences.len());
+    for (index, s) in sentences.iter().enumerate() {
+        let mut found = doc.sentence(index, s, sections[index]);
+        if !keep_all {
+            found.retain(Assertion::is_claim);
         }
-        // Cheap pre-check: a sentence with none of the claim words cannot hold a claim.
-        if !TRIGGER.is_match(&doc.lower[sentence.start..sentence.end]) {
-            continue;
+        per_sentence.push(found);
+    }
+    doc.list_siblings(&sentences, &mut per_sentence, keep_all);
+    let mut out: Vec<Assertion> = per_sentence.into_iter().flatten().collect();
+    for a in &mut out {
+        a.span = quote_span(text, &sentences, a.sentence_index, a.span);
+    }
+    out
+}
+
+/// A quote long enough to find again: the clause, else its sentence, else the sentence and the
+/// ones after it in the same block.
+fn quote_span(text: &str, sentences: &[Sentence], index: usize, span: Span) -> Span {
+    let long_enough = |s: Span| s.slice(text).trim().len() >= MIN_QUOTE;
+    if long_enough(span) {
+        return span;
+    }
+    let Some(s) = sentences.get(index) else {
+        return span;
+    };
+    let mut out = s.span;
+    for next in &sentences[index + 1..] {
+        if long_enough(out) || next.block != s.block {
+            break;
         }
-        if sentence
-            .slice(text)
-            .trim_end_matches(['*', '_', ')', '"'])
-            .ends_with('?')
-        {
-            continue;
-        }
-        let mut previous: Option<ClauseContext> = None;
-        let clauses = doc.clauses(sentence);
-        for (i, &(clause, contrast)) in clauses.iter().enumerate() {
-            let (claims, context) = doc.analyze(clause, previous.as_ref());
-            let taken_back = contrast
-                && clauses
-                    .get(i + 1)
-                    .is_some_and(|(next, _)| doc.taken_back(clause, *next));
-            out.extend(
-                claims
-                    .into_iter()
-                    .filter(|(subject, _, _)| {
-                        !(taken_back
-                            && matches!(
-                                subject,
-                                ClaimSubject::TestResult
-                                    | ClaimSubject::BuildResult
-                                    | ClaimSubject::LintResult
-                                    | ClaimSubject::CommandSucceeded
-                            ))
-                    })
-                    .map(|(subject, span, target)| ExtractedClaim {
-                        sentence_index: index,
-                        subject,
-                        span,
-                        target,
-                    }),
-            );
-            previous = Some(context);
-        }
+        out.end = next.span.end;
     }
     out
 }
@@ -186,6 +252,8 @@ struct ClauseContext {
     mentioned: Vec<ClaimSubject>,
     commands: Vec<usize>,
     tool: Option<String>,
+    /// A label clause's scope ("Unit tests: ..."), for the clause after it.
+    label_scope: Option<ClaimScope>,
 }
 
 struct Doc<'a> {
@@ -197,6 +265,8 @@ struct Doc<'a> {
     shields: Vec<Span>,
     /// Paren depth at each byte (outside code), to keep clause splits out of parentheses.
     depth: Vec<u16>,
+    /// Keep assertions that are not claims (negated, hedged, planned, ...).
+    keep_all: bool,
 }
 
 type Found = (ClaimSubject, Span, ClaimTarget);
@@ -287,6 +357,7 @@ impl<'a> Doc<'a> {
             code,
             shields,
             depth,
+            keep_all: false,
         }
     }
 
@@ -297,6 +368,13 @@ impl<'a> Doc<'a> {
         re.find_iter(hay)
             .map(|m| Span::new(span.start + m.start(), span.start + m.end()))
             .collect()
+    }
+
+    /// Whether a pattern matches anywhere in the span, shielded or not.
+    fn present(&self, re: &Regex, span: Span) -> bool {
+        self.lower
+            .get(span.start..span.end)
+            .is_some_and(|h| re.is_match(h))
     }
 
     fn shielded(&self, m: Span) -> bool {
@@ -323,14 +401,20 @@ impl<'a> Doc<'a> {
         }
         for re in [
             &*PASSING,
-            &*GREEN,
             &*SUCCEED,
             &*EXIT_ZERO,
             &*COUNT_PASS,
             &*OK_PHRASE,
+            &*VERIFIED_BY,
+            &*BUILD_FIXED,
         ] {
             out.extend(self.matches(re, span));
         }
+        // "happy" is a success, "the happy path" is not.
+        out.extend(self.matches(&GREEN, span).into_iter().filter(|m| {
+            let rest = self.lower.get(m.end..span.end).unwrap_or("");
+            !(rest.starts_with(" path") || rest.starts_with("-path") || rest.starts_with(" case"))
+        }));
         out.extend(self.build_verbs(span));
         out.sort();
         out
@@ -347,7 +431,28 @@ impl<'a> Doc<'a> {
                     || w == "typechecks"
                     || w == "type-checks"
                     || w == "type checks";
-                !bare || BUILD_VERB_FOLLOW.is_match(self.lower.get(m.end..span.end).unwrap_or(""))
+                // "excluded fuzz targets from GCC builds": a noun, not a verb; "Builds and
+                // caches the index": a description with no subject.
+                let before = self.lower.get(span.start..m.start).unwrap_or("");
+                let after = self.lower.get(m.end..span.end).unwrap_or("");
+                let opens = before
+                    .trim_matches(|c: char| {
+                        c.is_whitespace() || matches!(c, '*' | '_' | '✅' | '✔' | '☑' | '-')
+                    })
+                    .is_empty();
+                static OPENING_FOLLOW: std::sync::LazyLock<Regex> =
+                    std::sync::LazyLock::new(|| {
+                        Regex::new(r"^(?:\s*$|\s*[.!]|\s+(?:successfully|cleanly|fine|without|with\s+(?:no|zero|0)|ok|green|again|now)\b)")
+                            .expect("valid regex")
+                    });
+                let noun = BUILDS_AS_NOUN.is_match(before);
+                !bare
+                    || !noun
+                        && if opens {
+                            OPENING_FOLLOW.is_match(after)
+                        } else {
+                            BUILD_VERB_FOLLOW.is_match(after)
+                        }
             })
             .collect()
     }
@@ -363,26 +468,19 @@ impl<'a> Doc<'a> {
         {
             return true;
         }
-        [
-            &*FAILURE,
-            &*NEGATION,
-            &*HEDGE,
-            &*FUTURE,
-            &*HISTORY,
-            &*FILE_VERB,
-            &*RAN,
-            &*COMMITTED,
-            &*PUSHED,
-        ]
-        .iter()
-        .any(|re| self.marker(re, span))
+        [&*FAILURE, &*NEGATION, &*HEDGE, &*FUTURE, &*HISTORY]
+            .iter()
+            .any(|re| self.marker(re, span))
+            || [&*FILE_VERB, &*RAN, &*COMMITTED, &*PUSHED]
+                .iter()
+                .any(|re| !self.matches(re, span).is_empty())
     }
 
     /// The clauses of a sentence, each with whether a contrast ("but", "while", "although")
     /// joins it to the next one.
     fn clauses(&self, sentence: Span) -> Vec<(Span, bool)> {
         static SEPARATOR: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-            Regex::new(r";\s+|\s+[—–-]\s+|\s+--\s+|:\s+|,\s+(?:and|but|while|whereas|although|though|so|plus|then|yet)\s+|\s+(?:and|but|then|yet|plus)\s+")
+            Regex::new(r";\s+|\s+[—–-]\s+|\s+--\s+|:\s+|,\s+(?:and|but|while|whereas|although|though|so|plus|then|yet)\s+|\s+(?:and|but|then|yet|plus)\s+|,\s+")
                 .expect("valid regex")
         });
         let cands: Vec<(Span, bool)> = self
@@ -396,6 +494,34 @@ impl<'a> Doc<'a> {
             })
             .collect();
         let mut out = Vec::new();
+        if cands.is_empty() {
+            out.push((sentence.trim(self.text), false));
+            return out;
+        }
+        // Where the sentence says anything (matched once for the whole sentence).
+        let results: Vec<Span> = self
+            .successes(sentence)
+            .into_iter()
+            .filter(|s| !matches!(&self.lower[s.start..s.end], "✅" | "✔" | "☑"))
+            .chain(
+                [&*FAILURE, &*NEGATION, &*HEDGE, &*FUTURE, &*HISTORY]
+                    .iter()
+                    .flat_map(|re| self.matches(re, sentence))
+                    .filter(|m| !self.shielded(*m)),
+            )
+            .chain(
+                [&*RAN, &*COMMITTED, &*PUSHED]
+                    .iter()
+                    .flat_map(|re| self.matches(re, sentence)),
+            )
+            .collect();
+        let file_verbs = self.matches(&FILE_VERB, sentence);
+        let inside = |list: &[Span], span: Span| {
+            list.iter()
+                .any(|p| p.start >= span.start && p.end <= span.end)
+        };
+        let has_result = |span: Span| inside(&results, span);
+        let has_predicate = |span: Span| has_result(span) || inside(&file_verbs, span);
         let mut cur = sentence.start;
         for (k, (m, hard)) in cands.iter().enumerate() {
             if m.start < cur {
@@ -406,7 +532,7 @@ impl<'a> Doc<'a> {
             let right = Span::new(m.end, right_end);
             // "I updated `a.rs` and `b.rs` so ...": a second file object, not a new clause.
             let coordinated_path = !*hard
-                && self.marker(&FILE_VERB, left)
+                && inside(&file_verbs, left)
                 && self.code.iter().any(|c| {
                     matches!(c.cat, CodeCat::Path)
                         && c.span.start >= right.start
@@ -415,11 +541,54 @@ impl<'a> Doc<'a> {
             // A dash after a bare subject ("`src/a.rs` — new parser", "`cargo test` — 42
             // passed") labels it; after a clause it starts a new one.
             let sep = self.lower[m.start..m.end].trim();
+            // "not yet committed": an adverb, not a conjunction.
+            if sep == "yet" && {
+                let before = self.lower[cur..m.start].trim_end();
+                before.ends_with(" not")
+                    || before.ends_with("n't")
+                    || before.ends_with("n’t")
+                    || before == "not"
+            } {
+                continue;
+            }
             let dash = matches!(sep, "—" | "–" | "--" | "-");
+            // A bare comma joins two clauses ("Tests passed, no regressions") unless the first
+            // is subordinate ("After the tests pass, I'll push").
+            let bare_comma = sep == ",";
+            static SUBORDINATE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+                Regex::new(r"^[\s*_]*(?:if|when|whenever|once|as\s+soon\s+as|after|before|until|unless|although|though|while|since|because|provided|given|assuming|apart\s+from|aside\s+from|except|besides|other\s+than|with\s+the\s+exception\s+of)\b")
+                    .expect("valid regex")
+            });
+            let starts_with_count = |span: Span| {
+                self.lower
+                    .get(span.start..span.end)
+                    .is_some_and(|t| t.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+            };
+            // "1 failed, 41 passed": one summary, not two clauses.
+            let subordinate = bare_comma
+                && (SUBORDINATE.is_match(self.lower.get(cur..m.start).unwrap_or(""))
+                    || starts_with_count(right)
+                    || starts_with_count(Span::new(cur, m.start)));
+            // After a bare comma, a file verb without a file of its own continues the
+            // previous action ("removed the section from README.md, replaced with a link").
+            let continues_action = || {
+                bare_comma
+                    && !has_result(right)
+                    && !self.code.iter().any(|c| {
+                        matches!(c.cat, CodeCat::Path)
+                            && c.span.start >= right.start
+                            && c.span.end <= right.end
+                    })
+                    && self.bare_paths(right).is_empty()
+            };
             let split = if dash {
-                self.has_predicate(left)
+                has_predicate(left)
             } else {
-                !coordinated_path && self.has_predicate(left) && self.has_predicate(right)
+                !coordinated_path
+                    && !subordinate
+                    && has_predicate(left)
+                    && has_predicate(right)
+                    && !continues_action()
             };
             if *hard || split {
                 let sep = &self.lower[m.start..m.end];
@@ -479,34 +648,144 @@ impl<'a> Doc<'a> {
             .collect()
     }
 
-    /// Claims of one clause, and what it was about.
+    /// How a clause is put: its polarity and modality, read from its markers. Markers inside a
+    /// relative clause that follows the main predicate ("fixed the bug where X could ...") do
+    /// not change the main clause.
+    fn mood(&self, region: Span) -> (Polarity, Modality) {
+        let main = self.main_part(region);
+        let head = self.lower[region.start..region.end].trim_start();
+        if IMPERATIVE_START.is_match(head) {
+            return (Polarity::Positive, Modality::Instruction);
+        }
+        if self.marker(&NEGATION, main) {
+            return (Polarity::Negative, Modality::Done);
+        }
+        let modality = if self.marker(&FAILURE, main) {
+            Modality::Failure
+        } else if self.marker(&HEDGE, main) {
+            Modality::Hedged
+        } else if self.marker(&FUTURE, main) {
+            Modality::Future
+        } else if self.describes_other_work(region) {
+            Modality::Described
+        } else if self.marker(&HISTORY, main) {
+            Modality::Past
+        } else if self.marker(&REPORTED, main) {
+            Modality::Reported
+        } else {
+            Modality::Done
+        };
+        (Polarity::Positive, modality)
+    }
+
+    /// The clause up to a relative or causal clause ("where", "which", "because") that follows
+    /// its predicate.
+    fn main_part(&self, region: Span) -> Span {
+        static RELATIVE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+            Regex::new(r"\b(?:where|which|because|since|whereas)\b").expect("valid regex")
+        });
+        for m in self.matches(&RELATIVE, region) {
+            let before = Span::new(region.start, m.start);
+            if self.has_predicate(before) {
+                return before;
+            }
+        }
+        region
+    }
+
+    /// The assertions of one clause, and what it was about.
     fn analyze(
         &self,
         clause: Span,
         previous: Option<&ClauseContext>,
-    ) -> (Vec<Found>, ClauseContext) {
-        let mut context = ClauseContext::default();
-        let mut found: Vec<Found> = Vec::new();
+    ) -> (Vec<Assertion>, ClauseContext) {
         // Text after a purpose marker ("to make sure ...", "so that ...") is not a report.
         let region = match self.matches(&PURPOSE, clause).first() {
             Some(m) => Span::new(clause.start, m.start).trim(self.text),
             None => clause,
         };
         if region.is_empty() {
-            return (found, context);
+            return (Vec::new(), ClauseContext::default());
         }
-        let head = self.lower[region.start..region.end].trim_start();
-        if IMPERATIVE_START.is_match(head) {
-            return (found, context);
+        let (polarity, modality) = self.mood(region);
+        let done = polarity == Polarity::Positive && modality == Modality::Done;
+        if !done && !self.keep_all {
+            return (Vec::new(), ClauseContext::default());
         }
-        if [
-            &*NEGATION, &*FAILURE, &*HEDGE, &*FUTURE, &*HISTORY, &*REPORTED,
-        ]
-        .iter()
-        .any(|re| self.marker(re, region))
+        let (mut found, mut context) = self.detect(region, previous);
+        let actor = self.actor_of(region);
+        if matches!(actor, ClaimActor::Other { .. })
+            && !found.iter().any(|f| f.0 == ClaimSubject::GitCommit)
+            && self.marker(&COMMIT_NOUN, region)
         {
-            return (found, context);
+            // "My teammate's commit `4d5e6f7` fixed it": a commit by someone else.
+            let codes = self.codes_in(region);
+            found.push((
+                ClaimSubject::GitCommit,
+                region,
+                self.commit_target(region, &codes),
+            ));
         }
+        let (quantity, ratio_partial) = self.quantity_of(region);
+        let partial = ratio_partial || self.marker(&PARTIAL, self.main_part(region));
+        if found.is_empty() && context.mentioned.contains(&ClaimSubject::TestResult) {
+            // A label ("Unit tests: ...") names the scope of what follows.
+            context.label_scope = Some(self.scope_of(ClaimSubject::TestResult, region));
+        }
+        let inherited = previous.and_then(|p| p.label_scope.clone());
+        let assertions = found
+            .into_iter()
+            .map(|(subject, span, target)| {
+                let checked = matches!(
+                    subject,
+                    ClaimSubject::TestResult | ClaimSubject::BuildResult | ClaimSubject::LintResult
+                );
+                let mut scope = if checked {
+                    self.scope_of(subject, region)
+                } else {
+                    ClaimScope::Whole
+                };
+                if scope == ClaimScope::Whole && subject == ClaimSubject::TestResult {
+                    if let Some(s) = &inherited {
+                        scope = s.clone();
+                    }
+                }
+                let modality = if done && is_result(subject) && partial {
+                    Modality::Partial
+                } else {
+                    modality
+                };
+                Assertion {
+                    sentence_index: 0,
+                    subject,
+                    span,
+                    target,
+                    scope,
+                    quantity: if subject == ClaimSubject::TestResult {
+                        quantity
+                    } else {
+                        ClaimQuantity::Unqualified
+                    },
+                    actor: actor.clone(),
+                    polarity,
+                    modality,
+                }
+            })
+            .collect();
+        if !done {
+            context = ClauseContext::default();
+        }
+        (assertions, context)
+    }
+
+    /// The claims a clause's words make, whatever its mood.
+    fn detect(
+        &self,
+        region: Span,
+        previous: Option<&ClauseContext>,
+    ) -> (Vec<Found>, ClauseContext) {
+        let mut context = ClauseContext::default();
+        let mut found: Vec<Found> = Vec::new();
         let codes = self.codes_in(region);
         context.mentioned = self.mentioned_kinds(region);
         let successes = self.successes(region);
@@ -528,18 +807,23 @@ impl<'a> Doc<'a> {
             let CodeCat::Command(class) = &c.cat else {
                 continue;
             };
-            // "`cargo test` passes", or "passes (`cargo test`)".
+            // "`cargo test` passes", "passes (`cargo test`)", "no crash with `make fuzz`".
             let in_parens = self.depth.get(c.span.start).copied().unwrap_or(0)
                 > self.depth.get(region.start).copied().unwrap_or(0);
+            let leads_to = |s: &Span| {
+                s.end <= c.span.start
+                    && SUCCESS_BEFORE_COMMAND
+                        .is_match(self.lower.get(s.end..c.span.start).unwrap_or("x"))
+            };
             if !successes
                 .iter()
-                .any(|s| s.start >= c.span.end || in_parens && s.end <= c.span.start)
+                .any(|s| s.start >= c.span.end || in_parens && s.end <= c.span.start || leads_to(s))
             {
                 continue;
             }
             let target = ClaimTarget {
                 command: Some(c.content.clone()),
-                tool: class.tool.clone().map(|t| canonical_tool(&t)),
+                tool: class.tool.clone().map(|t| vocab::canonical(&t)),
                 ..ClaimTarget::default()
             };
             let by_exit = exit_style.iter().any(|s| s.start >= c.span.end);
@@ -577,7 +861,7 @@ impl<'a> Doc<'a> {
                 continue;
             }
             let tool = match &c.cat {
-                CodeCat::Command(class) => class.tool.clone().map(|t| canonical_tool(&t)),
+                CodeCat::Command(class) => class.tool.clone().map(|t| vocab::canonical(&t)),
                 _ => None,
             };
             found.push((
@@ -590,6 +874,31 @@ impl<'a> Doc<'a> {
                 },
             ));
             context.commands.push(ci);
+        }
+
+        // "`node build/index.js` executed and printed the banner".
+        for &ci in &codes {
+            let c = &self.code[ci];
+            if !matches!(c.cat, CodeCat::Command(_)) || context.commands.contains(&ci) {
+                continue;
+            }
+            let rest = self.lower.get(c.span.end..region.end).unwrap_or("");
+            if RAN_PASSIVE.is_match(rest) && !command_claimed.contains(&ci) {
+                let tool = match &c.cat {
+                    CodeCat::Command(class) => class.tool.clone().map(|t| vocab::canonical(&t)),
+                    _ => None,
+                };
+                found.push((
+                    ClaimSubject::CommandExecuted,
+                    region,
+                    ClaimTarget {
+                        command: Some(c.content.clone()),
+                        tool,
+                        ..ClaimTarget::default()
+                    },
+                ));
+                context.commands.push(ci);
+            }
         }
 
         // 3. Test, build and lint claims in words: "all tests pass", "the build is green".
@@ -615,42 +924,83 @@ impl<'a> Doc<'a> {
                 kinds
             };
             let tool = tool.or_else(|| previous.and_then(|p| p.tool.clone()));
+            let own_command = codes
+                .iter()
+                .any(|&ci| matches!(self.code[ci].cat, CodeCat::Command(_)));
             for subject in &kinds {
-                let tool = tool.clone().filter(|t| tool_fits(subject, t));
-                found.push((
-                    *subject,
-                    region,
-                    ClaimTarget {
-                        tool,
+                if *subject == ClaimSubject::CommandSucceeded && self.marker(&CHECKS_WORD, region) {
+                    // "All checks pass": the project's check task, whatever runs it.
+                    found.push((
+                        *subject,
+                        region,
+                        ClaimTarget {
+                            tool: Some("check".into()),
+                            ..ClaimTarget::default()
+                        },
+                    ));
+                    continue;
+                }
+                let kind = match subject {
+                    ClaimSubject::TestResult => Some(CommandKind::Test),
+                    ClaimSubject::BuildResult => Some(CommandKind::Build),
+                    ClaimSubject::LintResult => Some(CommandKind::Lint),
+                    _ => None,
+                };
+                // "I ran `go test ./...`: every package is ok" is about that run.
+                let inherited = if own_command {
+                    None
+                } else {
+                    previous.and_then(|p| {
+                        p.commands.iter().find_map(|&ci| match &self.code[ci].cat {
+                            CodeCat::Command(class) if subject_of(class) == *subject => {
+                                Some((self.code[ci].content.clone(), class.tool.clone()))
+                            }
+                            _ => None,
+                        })
+                    })
+                };
+                let target = match inherited {
+                    Some((command, tool)) => ClaimTarget {
+                        command: Some(command),
+                        tool: tool.map(|t| vocab::canonical(&t)),
                         ..ClaimTarget::default()
                     },
-                ));
+                    None => ClaimTarget {
+                        tool: tool
+                            .clone()
+                            .filter(|t| kind.is_some_and(|k| vocab::fits(k, t))),
+                        ..ClaimTarget::default()
+                    },
+                };
+                found.push((*subject, region, target));
             }
             context.kinds = kinds;
-            if context.kinds.is_empty() && (self.marker(&PRONOUN, region) || fragment) {
+            let pronoun = self.marker(&PRONOUN, region);
+            if context.kinds.is_empty()
+                && previous.is_none_or(|p| p.commands.is_empty())
+                && IT_PASSES.is_match(&self.lower[region.start..region.end])
+            {
+                // "There's an unused import warning, but it passes": something that was run
+                // passed, though the text does not say what.
+                found.push((
+                    ClaimSubject::CommandSucceeded,
+                    region,
+                    ClaimTarget::default(),
+                ));
+            }
+            if context.kinds.is_empty() && (pronoun || fragment) {
                 // "I ran `cargo test` and it passed": the pronoun names the command.
                 if let Some(p) = previous {
                     for &ci in &p.commands {
                         let c = &self.code[ci];
                         if let CodeCat::Command(class) = &c.cat {
-                            let subject = match class.kind {
-                                CommandKind::Test if !is_task_runner(class) => {
-                                    ClaimSubject::TestResult
-                                }
-                                CommandKind::Build if !is_task_runner(class) => {
-                                    ClaimSubject::BuildResult
-                                }
-                                CommandKind::Lint if !is_task_runner(class) => {
-                                    ClaimSubject::LintResult
-                                }
-                                _ => ClaimSubject::CommandSucceeded,
-                            };
+                            let subject = subject_of(class);
                             found.push((
                                 subject,
                                 region,
                                 ClaimTarget {
                                     command: Some(c.content.clone()),
-                                    tool: class.tool.clone().map(|t| canonical_tool(&t)),
+                                    tool: class.tool.clone().map(|t| vocab::canonical(&t)),
                                     ..ClaimTarget::default()
                                 },
                             ));
@@ -688,6 +1038,29 @@ impl<'a> Doc<'a> {
                 region,
                 self.push_target(region, &codes),
             ));
+        } else if let Some(target) = self.push_range(region, &codes) {
+            // "`origin/main`: `f95ca73..017b237`": the range a push printed.
+            found.push((ClaimSubject::GitPush, region, target));
+        } else if self.present(&LIVE_AT, region) {
+            found.push((ClaimSubject::GitPush, region, ClaimTarget::default()));
+        }
+
+        // 6. Actions done through a well-known command: "merged `x` into `main`", "opened a
+        // pull request", "commented on the issue".
+        for (span, command) in self.actions(region) {
+            if !found.iter().any(|f| {
+                f.0 == ClaimSubject::CommandExecuted
+                    && f.2.command.as_deref() == Some(command.as_str())
+            }) {
+                found.push((
+                    ClaimSubject::CommandExecuted,
+                    span,
+                    ClaimTarget {
+                        command: Some(command),
+                        ..ClaimTarget::default()
+                    },
+                ));
+            }
         }
         (found, context)
     }
@@ -695,15 +1068,34 @@ impl<'a> Doc<'a> {
     fn word_subjects(&self, region: Span, successes: &[Span]) -> Vec<ClaimSubject> {
         let mut kinds = Vec::new();
         let has = |re: &Regex| !self.matches(re, region).is_empty();
+        // A check mark alone in front of a description marks a feature as done ("✅ Builds a
+        // dependency graph"); only a short result phrase ("✅ Tests", "✅ Build") is a claim.
+        let marks_only = successes
+            .iter()
+            .all(|s| matches!(&self.lower[s.start..s.end], "✅" | "✔" | "☑"));
+        if marks_only
+            && self.lower[region.start..region.end]
+                .split_whitespace()
+                .filter(|w| !matches!(*w, "✅" | "✔" | "☑"))
+                .count()
+                > 4
+        {
+            return kinds;
+        }
         let pass_like = successes.iter().any(|s| {
             let w = &self.lower[s.start..s.end];
-            w.contains("pass") || w.contains("green")
+            w.contains("pass") || w.contains("green") || w.ends_with("ok") || w.ends_with("okay")
         });
         let lint_words = has(&LINT_WORD);
-        let names_test = self
-            .codes_in(region)
-            .iter()
-            .any(|&ci| matches!(self.code[ci].cat, CodeCat::TestName));
+        if pass_like && has(&CHECKS_WORD) && !lint_words && !has(&TEST_WORD) && !has(&BUILD_WORD) {
+            // "All checks pass": a check command (`npm run check`) succeeded.
+            return vec![ClaimSubject::CommandSucceeded];
+        }
+        let names_test = self.codes_in(region).iter().any(|&ci| {
+            let c = &self.code[ci];
+            matches!(c.cat, CodeCat::TestName)
+                || matches!(c.cat, CodeCat::Path) && scope::is_test_file(&c.content)
+        });
         if has(&TEST_WORD)
             || has(&COUNT_PASS)
             || (has(&PACKAGE_WORD) && pass_like)
@@ -711,7 +1103,7 @@ impl<'a> Doc<'a> {
         {
             kinds.push(ClaimSubject::TestResult);
         }
-        let build_verb = !self.build_verbs(region).is_empty();
+        let build_verb = !self.build_verbs(region).is_empty() || has(&BUILD_FIXED);
         let build_words = build_verb
             || (has(&BUILD_WORD)
                 && successes
@@ -728,6 +1120,16 @@ impl<'a> Doc<'a> {
         }
         if lint_words {
             kinds.push(ClaimSubject::LintResult);
+        }
+        if kinds.is_empty() {
+            // "All checks pass": a check command (`npm run check`) succeeded; "the script
+            // executed successfully", "all 5 repos cloned successfully": a command did.
+            if has(&CHECKS_WORD) && pass_like
+                || has(&RUN_SUBJECT) && (has(&EXIT_ZERO) || has(&OK_PHRASE))
+            {
+                kinds.push(ClaimSubject::CommandSucceeded);
+            }
+            return kinds;
         }
         // "All tests pass in the release build": a build named only as the place where tests
         // ran is not a build claim.
@@ -750,17 +1152,246 @@ impl<'a> Doc<'a> {
     }
 
     fn tool_named(&self, region: Span) -> Option<String> {
-        static TOOLS: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-            let words: Vec<String> = TOOL_NAMES.iter().map(|(w, _)| regex::escape(w)).collect();
-            Regex::new(&format!(r"\b(?:{})\b", words.join("|"))).expect("valid regex")
-        });
-        let hay = &self.lower[region.start..region.end];
-        let word = TOOLS.find(hay)?.as_str();
-        TOOL_NAMES
-            .iter()
-            .find(|(w, _)| *w == word)
-            .map(|(_, id)| id.to_string())
+        vocab::tool_named(&self.lower[region.start..region.end]).map(str::to_string)
     }
+
+    /// The assertions of one sentence: its clauses, the same sentence read in another
+    /// language, and what its place in a list of changes says.
+    fn sentence(&self, index: usize, s: &Sentence, section: Section) -> Vec<Assertion> {
+        let sentence = s.span;
+        let mut out: Vec<Assertion> = Vec::new();
+        // Claims are short; a "sentence" of thousands of bytes is code or a log, not prose.
+        if sentence.end - sentence.start > MAX_SENTENCE {
+            return out;
+        }
+        let lowered = &self.lower[sentence.start..sentence.end];
+        // Cheap pre-check: a sentence with none of the claim words cannot hold a claim.
+        if !TRIGGER.is_match(lowered) {
+            self.listed_files(index, s, section, &mut out);
+            return out;
+        }
+        let question = sentence
+            .slice(self.text)
+            .trim_end_matches(['*', '_', ')', '"'])
+            .ends_with(['?', '？']);
+        // What the sentence's place in the document says about it.
+        let placed = if question {
+            Some(Modality::Question)
+        } else if s.kind.quoted {
+            Some(Modality::Reported)
+        } else if s.kind.checkbox == Some(false) || section == Section::Plan {
+            Some(Modality::Planned)
+        } else if section == Section::Creative {
+            Some(Modality::Composed)
+        } else if PLAN_PREFIX.is_match(lowered) {
+            Some(Modality::Planned)
+        } else {
+            None
+        };
+        if placed.is_some() && !self.keep_all {
+            return out;
+        }
+        let mut previous: Option<ClauseContext> = None;
+        let clauses = self.clauses(sentence);
+        // "According to the issue, X was fixed and the tests were green": someone else's words
+        // for the whole sentence.
+        let carried = clauses
+            .first()
+            .filter(|&&(first, _)| self.marker(&REPORTED, first))
+            .map(|_| Modality::Reported);
+        for (i, &(clause, contrast)) in clauses.iter().enumerate() {
+            let (mut found, context) = self.analyze(clause, previous.as_ref());
+            if let Some(m) = carried {
+                if !self.keep_all && !found.is_empty() {
+                    found.clear();
+                }
+                for a in &mut found {
+                    a.modality = m;
+                }
+            }
+            // "X passes locally but fails in CI": the second clause takes the success back.
+            let taken_back = contrast
+                && clauses
+                    .get(i + 1)
+                    .is_some_and(|(next, _)| self.taken_back(clause, *next));
+            for mut a in found {
+                if taken_back && is_result(a.subject) && a.modality == Modality::Done {
+                    a.modality = Modality::Failure;
+                }
+                a.sentence_index = index;
+                out.push(a);
+            }
+            previous = Some(context);
+        }
+        for (subject, span, target, quantity, modality) in self.foreign(sentence) {
+            if out
+                .iter()
+                .any(|a| a.subject == subject && a.span.start < span.end && span.start < a.span.end)
+            {
+                continue;
+            }
+            out.push(Assertion {
+                sentence_index: index,
+                subject,
+                span,
+                target,
+                scope: ClaimScope::Whole,
+                quantity,
+                actor: ClaimActor::Agent,
+                polarity: Polarity::Positive,
+                modality,
+            });
+        }
+        self.listed_files(index, s, section, &mut out);
+        if let Some(m) = placed {
+            for a in &mut out {
+                if a.modality == Modality::Done {
+                    a.modality = m;
+                }
+            }
+        }
+        out
+    }
+
+    /// A list item under "Files changed" or "Deleted" that is a path ("- `src/a.rs`", "-
+    /// `src/a.rs` — retry logic"), or a `File:` field in a summary of a fix.
+    fn listed_files(&self, index: usize, s: &Sentence, section: Section, out: &mut Vec<Assertion>) {
+        let subject = match section {
+            Section::Changes | Section::Fix => ClaimSubject::FileWritten,
+            Section::Deleted => ClaimSubject::FileDeleted,
+            _ => return,
+        };
+        if !(s.kind.list || s.kind.table) || s.span.start != s.block_span.start {
+            return;
+        }
+        let Some((path_span, path)) = self.leading_path(s.span) else {
+            return;
+        };
+        if section == Section::Fix && !self.file_field(s.span, path_span) {
+            return;
+        }
+        if section == Section::Deleted {
+            for a in out.iter_mut() {
+                if a.subject == ClaimSubject::FileWritten
+                    && a.target.path.as_deref() == Some(path.as_str())
+                {
+                    a.subject = ClaimSubject::FileDeleted;
+                }
+            }
+        }
+        if out
+            .iter()
+            .any(|a| a.target.path.as_deref() == Some(path.as_str()))
+        {
+            return;
+        }
+        let span = if section == Section::Fix {
+            path_span
+        } else {
+            s.span
+        };
+        out.push(Assertion {
+            sentence_index: index,
+            subject,
+            span: trim_punctuation(self.text, span),
+            target: ClaimTarget {
+                path: Some(path),
+                ..ClaimTarget::default()
+            },
+            scope: ClaimScope::Whole,
+            quantity: ClaimQuantity::Unqualified,
+            actor: ClaimActor::Agent,
+            polarity: Polarity::Positive,
+            modality: Modality::Done,
+        });
+    }
+
+    /// In a list where other items say what was changed in a file ("`a.ts` — added the
+    /// button"), an item that only says what a file is for ("`b.test.ts` — unit test for the
+    /// change set") is a change too.
+    fn list_siblings(
+        &self,
+        sentences: &[Sentence],
+        per_sentence: &mut [Vec<Assertion>],
+        keep_all: bool,
+    ) {
+        let mut run_start = 0;
+        while run_start < sentences.len() {
+            if !sentences[run_start].kind.list {
+                run_start += 1;
+                continue;
+            }
+            let mut run_end = run_start;
+            while run_end < sentences.len() && sentences[run_end].kind.list {
+                run_end += 1;
+            }
+            let item_firsts: Vec<usize> = (run_start..run_end)
+                .filter(|&i| sentences[i].span.start == sentences[i].block_span.start)
+                .collect();
+            let change_item = |i: usize| {
+                self.leading_path(sentences[i].span)
+                    .is_some_and(|(_, path)| {
+                        per_sentence[i].iter().any(|a| {
+                            a.is_claim()
+                                && a.subject == ClaimSubject::FileWritten
+                                && a.target.path.as_deref() == Some(path.as_str())
+                        })
+                    })
+            };
+            if item_firsts.len() >= 2 && item_firsts.iter().any(|&i| change_item(i)) {
+                for &i in &item_firsts {
+                    if per_sentence[i].iter().any(|a| keep_all || a.is_claim()) {
+                        continue;
+                    }
+                    let s = &sentences[i];
+                    let Some((path_span, path)) = self.leading_path(s.span) else {
+                        continue;
+                    };
+                    let rest = self.lower.get(path_span.end..s.span.end).unwrap_or("");
+                    if !self.labels_a_path(rest) {
+                        continue;
+                    }
+                    per_sentence[i].push(Assertion {
+                        sentence_index: i,
+                        subject: ClaimSubject::FileWritten,
+                        span: trim_punctuation(self.text, s.span),
+                        target: ClaimTarget {
+                            path: Some(path),
+                            ..ClaimTarget::default()
+                        },
+                        scope: ClaimScope::Whole,
+                        quantity: ClaimQuantity::Unqualified,
+                        actor: ClaimActor::Agent,
+                        polarity: Polarity::Positive,
+                        modality: Modality::Done,
+                    });
+                }
+            }
+            run_start = run_end;
+        }
+    }
+}
+
+/// The subject of a claim that a command of this class succeeded.
+fn subject_of(class: &CommandClass) -> ClaimSubject {
+    match class.kind {
+        CommandKind::Test if !is_task_runner(class) => ClaimSubject::TestResult,
+        CommandKind::Build if !is_task_runner(class) => ClaimSubject::BuildResult,
+        CommandKind::Lint if !is_task_runner(class) => ClaimSubject::LintResult,
+        _ => ClaimSubject::CommandSucceeded,
+    }
+}
+
+/// Subjects whose claim is a result (a run passed), which partial success and a contrast that
+/// takes it back apply to.
+fn is_result(subject: ClaimSubject) -> bool {
+    matches!(
+        subject,
+        ClaimSubject::TestResult
+            | ClaimSubject::BuildResult
+            | ClaimSubject::LintResult
+            | ClaimSubject::CommandSucceeded
+    )
 }
 
 fn categorize(inner: &str) -> CodeCat {
@@ -772,7 +1403,7 @@ fn categorize(inner: &str) -> CodeCat {
     {
         return CodeCat::Sha;
     }
-    if TOOL_NAMES.iter().any(|(w, _)| *w == t.to_ascii_lowercase()) && !t.contains(' ') {
+    if !t.contains(' ') && vocab::tool_of(&t.to_ascii_lowercase()).is_some() {
         return CodeCat::Tool;
     }
     // A lone path is a file even when it could be run (`tests/test_x.py`, `scripts/ci.sh`).
@@ -841,60 +1472,6 @@ fn is_task_runner(class: &CommandClass) -> bool {
             .iter()
             .any(|p| t.starts_with(p))
         })
-}
-
-/// Tool ids as claims name them: wrappers keep their script name.
-fn canonical_tool(tool: &str) -> String {
-    match tool {
-        "ruff-format" => "ruff".into(),
-        other => other.to_string(),
-    }
-}
-
-/// Whether a tool named in a clause is about the claim's subject.
-fn tool_fits(subject: &ClaimSubject, tool: &str) -> bool {
-    let lint = [
-        "clippy",
-        "eslint",
-        "ruff",
-        "flake8",
-        "pylint",
-        "mypy",
-        "pyright",
-        "ktlint",
-        "rubocop",
-        "golangci-lint",
-        "go-vet",
-        "prettier",
-        "biome",
-        "stylelint",
-        "shellcheck",
-        "rustfmt",
-        "gofmt",
-        "phpstan",
-        "detekt",
-        "swiftlint",
-    ];
-    let test = [
-        "pytest",
-        "jest",
-        "vitest",
-        "mocha",
-        "rspec",
-        "phpunit",
-        "nextest",
-        "ctest",
-        "playwright",
-        "cypress",
-        "go-test",
-        "cargo-test",
-    ];
-    match subject {
-        ClaimSubject::LintResult => lint.contains(&tool),
-        ClaimSubject::TestResult => test.contains(&tool),
-        ClaimSubject::BuildResult => tool == "tsc",
-        _ => false,
-    }
 }
 
 fn trim_punctuation(text: &str, span: Span) -> Span {

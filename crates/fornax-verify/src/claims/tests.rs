@@ -168,7 +168,7 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
     ),
     (
         "Deleted the obsolete `scripts/old_build.sh`.",
-        &[FileWritten],
+        &[FileDeleted],
     ),
     (
         "Moved the helpers from `src/a.ts` into `src/b.ts`.",
@@ -426,4 +426,151 @@ fn only_agent_voice_makes_claims() {
 fn code_blocks_and_questions_are_ignored() {
     let t = "Output:\n```\ntest result: ok. 3 passed; 0 failed\nAll tests pass\n```\nShould I also push?";
     assert!(subjects(t).is_empty());
+}
+
+#[test]
+fn assertions_that_are_not_claims_keep_their_modality() {
+    let cases: &[(&str, ClaimSubject, Polarity, Modality)] = &[
+        (
+            "The build should be green once CI picks it up.",
+            BuildResult,
+            Polarity::Positive,
+            Modality::Hedged,
+        ),
+        (
+            "Next I'll check that it is pushed to origin.",
+            GitPush,
+            Polarity::Positive,
+            Modality::Future,
+        ),
+        (
+            "Most of the tests pass now.",
+            TestResult,
+            Polarity::Positive,
+            Modality::Partial,
+        ),
+        (
+            "Tests: 30/31 passing.",
+            TestResult,
+            Polarity::Positive,
+            Modality::Partial,
+        ),
+        (
+            "The remaining failures are unrelated; the suite passes otherwise.",
+            TestResult,
+            Polarity::Positive,
+            Modality::Partial,
+        ),
+        (
+            "`make test` passes locally, but it fails in CI.",
+            CommandSucceeded,
+            Polarity::Positive,
+            Modality::Failure,
+        ),
+        (
+            "Before my change, all tests passed.",
+            TestResult,
+            Polarity::Positive,
+            Modality::Past,
+        ),
+        (
+            "According to the README, the build is green.",
+            BuildResult,
+            Polarity::Positive,
+            Modality::Reported,
+        ),
+        (
+            "Did all the tests pass?",
+            TestResult,
+            Polarity::Positive,
+            Modality::Question,
+        ),
+        (
+            "- [ ] All tests pass",
+            TestResult,
+            Polarity::Positive,
+            Modality::Planned,
+        ),
+        (
+            "> all tests pass on my machine",
+            TestResult,
+            Polarity::Positive,
+            Modality::Reported,
+        ),
+        (
+            "The upstream PR fixed `src/a.rs` last week.",
+            FileWritten,
+            Polarity::Positive,
+            Modality::Described,
+        ),
+        (
+            "Tests passed, no regressions, nothing was left uncommitted.",
+            TestResult,
+            Polarity::Positive,
+            Modality::Done,
+        ),
+    ];
+    for (text, subject, polarity, modality) in cases {
+        let all = assertions(text);
+        let a = all
+            .iter()
+            .find(|a| a.subject == *subject)
+            .unwrap_or_else(|| panic!("{text:?}: no {subject:?} in {all:?}"));
+        assert_eq!((a.polarity, a.modality), (*polarity, *modality), "{text:?}");
+        assert_eq!(a.is_claim(), *modality == Modality::Done, "{text:?}");
+    }
+    // A plan's steps are assertions, not claims.
+    let plan = "## Next steps\n\n- Update `docs/deploy.md`.\n- Push to `origin`.";
+    assert!(extract_from_text(plan).is_empty());
+    assert!(assertions(plan)
+        .iter()
+        .all(|a| a.modality == Modality::Planned));
+}
+
+#[test]
+fn short_quotes_take_their_sentence_and_the_next() {
+    let t = "Done. Committed and pushed. The issue is closed.";
+    let got = subjects(t);
+    assert_eq!(
+        got,
+        vec![
+            (GitCommit, "Committed and pushed.".to_string()),
+            (GitPush, "Committed and pushed.".to_string())
+        ]
+    );
+    let t = "Committed. Ready for the next file.";
+    assert_eq!(
+        subjects(t),
+        vec![(GitCommit, "Committed. Ready for the next file.".to_string())]
+    );
+}
+
+#[test]
+fn claim_fields_come_from_the_assertion() {
+    use crate::testkit::say;
+    use fornax_types::{ClaimActor, ClaimQuantity, ClaimScope, Role, ScopeUnit};
+    let item = say(
+        "m9",
+        Role::AgentFinalAnswer,
+        "All 12 parser tests pass. Alice pushed the fix to `origin/main`.",
+    );
+    let claims = extract_claims(&item);
+    assert_eq!(claims.len(), 2);
+    assert_eq!(
+        claims[0].scope,
+        ClaimScope::Named {
+            unit: ScopeUnit::Module,
+            name: "parser".into()
+        }
+    );
+    assert_eq!(claims[0].quantity, ClaimQuantity::AllOf { count: 12 });
+    assert_eq!(
+        claims[1].actor,
+        ClaimActor::Other {
+            who: "Alice".into()
+        }
+    );
+    let json = serde_json::to_value(&claims[0]).unwrap();
+    assert_eq!(json["scope"]["kind"], "named");
+    assert_eq!(json["quantity"]["count"], 12);
 }

@@ -9,6 +9,11 @@
 //! * UNVERIFIED - nothing relevant happened.
 //! * REVIEW - evidence exists but is partial, filtered, stale, interrupted or conflicting.
 //! * UNAVAILABLE - the capture cannot show the signal the claim needs.
+//!
+//! A claim is about exactly what it says: a count ("48 tests pass", `counts`) is judged on
+//! the summary's counts, a scope (a test, file, package, module, service or suite, `scope`)
+//! on what the output shows for that scope, and a named command only on runs of that
+//! invocation or of one covering it.
 
 use std::collections::BTreeSet;
 
@@ -19,10 +24,13 @@ use crate::commands::{self, exit_reflects, names_command, CommandKind};
 use crate::observe::{Change, Observations, Run, UNPOSITIONED};
 use crate::paths::same_file;
 
+mod counts;
 mod files;
 mod git;
 mod outcome;
 mod scope;
+#[cfg(test)]
+mod tests;
 
 use outcome::{run_outcome, Outcome};
 
@@ -95,6 +103,15 @@ fn when(pos: usize, at: &Option<String>) -> When {
         Some(t) => When::At { time: t.clone() },
         None if pos == UNPOSITIONED => When::Unpositioned,
         None => When::Position { index: pos as u64 },
+    }
+}
+
+/// How a run ended, as a stale or uncounted run's rationale says it.
+fn run_result(outcome: &Outcome) -> RunResult {
+    match outcome {
+        Outcome::Pass { .. } => RunResult::Passed,
+        Outcome::Fail => RunResult::Failed,
+        Outcome::Unknown => RunResult::Unclear,
     }
 }
 
@@ -285,6 +302,27 @@ impl Verdicts<'_> {
             Ok(r) => r,
             Err(f) => return *f,
         };
+        let scope = if kind == CommandKind::Test {
+            self.scope()
+        } else {
+            self.check_scope()
+        };
+        let relevant = match &scope {
+            Some((unit, name)) => self.for_scope(relevant, *unit, name),
+            None => relevant,
+        };
+        if let (true, Some((unit, name))) = (relevant.is_empty(), &scope) {
+            return self.make(
+                Verdict::Unverified,
+                Reason::NoScopeRun {
+                    check,
+                    named,
+                    unit: *unit,
+                    name: name.clone(),
+                },
+                Vec::new(),
+            );
+        }
         // A claim about one named test (or another named scope) is not a claim about the
         // whole suite.
         let whole_suite = !(kind == CommandKind::Test
@@ -326,11 +364,7 @@ impl Verdicts<'_> {
             if let Some(m) = after {
                 ev.extend(m.evidence_id.clone());
             }
-            let result = match j.outcome {
-                Outcome::Pass { .. } => RunResult::Passed,
-                Outcome::Fail => RunResult::Failed,
-                Outcome::Unknown => RunResult::Unclear,
-            };
+            let result = run_result(&j.outcome);
             return self.make(
                 Verdict::Review,
                 Reason::Stale {
@@ -343,9 +377,19 @@ impl Verdicts<'_> {
             );
         };
         let j = run_outcome(latest, idx, kind);
-        if kind == Some(CommandKind::Test) {
-            if let Some(f) = self.scoped(latest, &j, &fresh_after) {
+        if matches!(kind, Some(CommandKind::Build | CommandKind::Lint)) {
+            if let Some(f) = self.scoped_check(latest, idx, &j, &fresh_after) {
                 return f;
+            }
+        }
+        if kind == Some(CommandKind::Test) {
+            if let Some(f) = self.scoped(latest, idx, &j, &fresh_after) {
+                return f;
+            }
+            if self.scope().is_none() {
+                if let Some(f) = self.counted(latest, idx, &j, &fresh_after) {
+                    return f;
+                }
             }
         }
         match j.outcome {

@@ -144,6 +144,31 @@ const WIDENING: &[&str] = &[
     "--run-ignored=all",
 ];
 
+/// Selections that may run tests the default run leaves out (a pytest marker, cargo's ignored
+/// tests, build tags, features): a run with one is a different invocation, never a narrower one,
+/// since the claimed command may not run those tests at all.
+const OTHER_SELECTION: &[&str] = &[
+    "-m",
+    "--runslow",
+    "--run-slow",
+    "--ignored",
+    "--only-ignored",
+    "-tags",
+    "--tags",
+    "--features",
+    "-F",
+    "--project",
+    "--profile",
+    "-P",
+];
+
+fn selects_other(identity: &Identity, than: &Identity) -> bool {
+    identity.args.iter().any(|a| {
+        let flag = a.split_once('=').map_or(a.as_str(), |(f, _)| f);
+        OTHER_SELECTION.contains(&flag) && !than.args.contains(a)
+    })
+}
+
 fn normalise(arg: &str) -> String {
     let a = arg.trim_start_matches("./");
     let a = a.strip_suffix('/').unwrap_or(a);
@@ -244,6 +269,9 @@ pub fn coverage(claimed: &Identity, run: &Identity) -> Coverage {
         return Coverage::Different;
     }
     let contains = |big: &[String], small: &[String]| small.iter().all(|s| big.contains(s));
+    if selects_other(run, claimed) || selects_other(claimed, run) {
+        return Coverage::Different;
+    }
     if claimed.args == run.args {
         return if run.widening.iter().any(|w| !claimed.widening.contains(w)) {
             Coverage::Covers
@@ -312,6 +340,10 @@ mod tests {
             ("pytest", "pytest -q 2>&1 | tail -5", Same),
             ("pytest", "cd api && timeout 600 uv run pytest -x", Same),
             ("pytest", "pytest --runslow", Different),
+            ("pytest", "pytest -m slow", Different),
+            ("pytest -m slow", "pytest -m slow -q", Same),
+            ("cargo test", "cargo test -- --ignored", Different),
+            ("pytest", "pytest -k refund", Narrower),
             ("pytest", "pytest -k parser", Narrower),
             ("pytest tests/test_api.py", "pytest", Covers),
             (

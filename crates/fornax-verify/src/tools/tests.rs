@@ -14,12 +14,8 @@ use crate::commands::effective_invocations;
 /// tool found yet to take a fixture from. The list may only shrink: an entry that gains
 /// fixtures must leave it.
 const AWAITING_FIXTURE: &[&str] = &[
-    "golangci-lint",
-    "maven",
     "gradle",
     "detekt",
-    "dotnet-test",
-    "dotnet-build",
     "swift-test",
 ];
 

@@ -133,8 +133,8 @@ fn refusal(path: &Path, why: &str) -> CliError {
 }
 
 /// A settings file as text: its value and the layout to write it back in.
-struct Document {
-    root: Map<String, Value>,
+pub(super) struct Document {
+    pub(super) root: Map<String, Value>,
     bom: bool,
     indent: String,
     crlf: bool,
@@ -142,7 +142,7 @@ struct Document {
 }
 
 impl Document {
-    fn parse(bytes: Option<&[u8]>) -> Result<Document, String> {
+    pub(super) fn parse(bytes: Option<&[u8]>) -> Result<Document, String> {
         let mut doc = Document {
             root: Map::new(),
             bom: false,
@@ -187,7 +187,7 @@ impl Document {
         }
     }
 
-    fn render(&self, root: &Map<String, Value>) -> Vec<u8> {
+    pub(super) fn render(&self, root: &Map<String, Value>) -> Vec<u8> {
         let mut out = Vec::new();
         if self.bom {
             out.extend_from_slice("\u{feff}".as_bytes());
@@ -215,7 +215,7 @@ impl Document {
     }
 }
 
-fn kind(v: &Value) -> &'static str {
+pub(super) fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

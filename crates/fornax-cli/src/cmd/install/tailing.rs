@@ -55,7 +55,9 @@ fn profile(agent: Agent) -> Profile {
                 results and the exit code of shell commands, rewinds, subagent chats, token \
                 counts)",
         },
-        Agent::Claude | Agent::Opencode => unreachable!("claude and opencode have installers"),
+        Agent::Claude | Agent::Opencode | Agent::Copilot | Agent::Cursor => {
+            unreachable!("claude, opencode, copilot and cursor have installers")
+        }
     }
 }
 

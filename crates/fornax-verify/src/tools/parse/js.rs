@@ -90,7 +90,7 @@ pub fn vitest(out: &str) -> Option<TestReport> {
     static FILES: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?m)^\s*Test Files\s{2,}(.+?)\s*(?:\((\d+)\))?\s*$"));
     static FILE: LazyLock<Regex> = LazyLock::new(|| {
-        re(r"^ ([✓❯×↓]) (\S+\.\w+) \((\d+) tests?(?: \| (\d+) failed)?(?: \| \d+ skipped)?\)")
+        re(r"^ ([✓❯×↓]) (\S+\.\w+) \((\d+) tests?(?: \| (\d+) failed)?(?: \| (\d+) skipped)?\)")
     });
     static TEST: LazyLock<Regex> =
         LazyLock::new(|| re(r"^\s{3,}([✓×↓]) (.+?)(?: \d+(?:\.\d+)?m?s)?\s*$"));
@@ -124,6 +124,7 @@ pub fn vitest(out: &str) -> Option<TestReport> {
         if let Some(c) = FILE.captures(line) {
             let total = num(c.get(3));
             let failed = num(c.get(4));
+            let skipped = num(c.get(5));
             let outcome = match c.get(1).map_or("", |m| m.as_str()) {
                 "✓" => TestOutcome::Passed,
                 "↓" => TestOutcome::Skipped,
@@ -134,7 +135,7 @@ pub fn vitest(out: &str) -> Option<TestReport> {
                 ScopeUnit::File,
                 name,
                 outcome,
-                None,
+                total.checked_sub(failed + skipped).filter(|_| total > 0),
                 Some(failed).filter(|_| total > 0),
             );
         } else if let Some(c) = FAIL.captures(line) {
