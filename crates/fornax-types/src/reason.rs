@@ -1603,7 +1603,9 @@ mod tests {
             },
             fresh_after: None,
         };
-        assert!(short.render().contains("fewer than the all 48 passing tests"));
+        assert!(short
+            .render()
+            .contains("fewer than the all 48 passing tests"));
         assert_eq!(short.rule(), "count_short");
         let unknown = Reason::ScopeCheckUnknown {
             run: run("tsc --noEmit"),
