@@ -373,9 +373,9 @@ fn the_drift_samples_show_their_new_facts() {
         "the thread's title: {history}"
     );
     assert!(
-        history.contains("human.request"),
+        history.contains("\n  prompt "),
         "the prompt history: {history}"
     );
     let gemini = show(&home, "a2a-server@2026-05-30T05:15:29.354Z");
-    assert!(gemini.contains("gemini"), "{gemini}");
+    assert!(gemini.contains("Gemini CLI"), "{gemini}");
 }
