@@ -12,7 +12,7 @@ mod corpora;
 
 use corpora::Entry;
 use fornax_redact::{RedactionCounts, Redactor};
-use fornax_types::evidence::EvidenceSource;
+use fornax_types::evidence::{EvidenceSource, ExitCodePayload};
 use fornax_types::*;
 use serde_json::{json, Value};
 
@@ -73,8 +73,17 @@ fn placements(text: &str) -> Vec<(&'static str, IngestMessage)> {
             IngestMessage::Evidence(Evidence {
                 id: "ev-1".into(),
                 session: session.clone(),
-                kind: EvidenceKind::ExitCode,
-                payload: json!({"command": t(), "strength": "structural", "exit_code": 0}),
+                payload: EvidencePayload::ExitCode(ExitCodePayload {
+                    command: t(),
+                    call_id: None,
+                    cwd: None,
+                    exit_code: Some(0),
+                    strength: EvidenceStrength::Structural,
+                    failed: None,
+                    interrupted: None,
+                    timed_out: None,
+                    duration_ms: None,
+                }),
                 source: EvidenceSource::pre_provenance(),
                 provenance: "claude-code:0.1.0:tool_result".into(),
                 extension: None,

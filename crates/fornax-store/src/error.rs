@@ -24,6 +24,11 @@ pub enum StoreError {
         what: &'static str,
         source: serde_json::Error,
     },
+    #[error("stored evidence {key} is not its kind's shape: {source}")]
+    EvidenceShape {
+        key: String,
+        source: fornax_types::evidence::PayloadError,
+    },
     #[error("no session matches {0:?}")]
     NoSuchSession(String),
     #[error("{query:?} matches several sessions: {candidates}")]

@@ -52,7 +52,8 @@ pub use mirror::{MirrorFinding, MirrorItem};
 pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
     describe_evidence, DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow,
-    LoopRow, RecordLocation, SearchHit, SessionDetail, SessionFilter, SessionRow, VerificationWrite,
+    LoopRow, RecordLocation, SearchHit, SessionDetail, SessionFilter, SessionRow,
+    VerificationWrite,
 };
 pub use recheck::RecheckRow;
 pub use schema::SCHEMA_VERSION;

@@ -557,12 +557,15 @@ struct EvidenceColumns {
 impl EvidenceColumns {
     fn into_evidence(self, session: fornax_types::SessionRef) -> Result<Evidence, StoreError> {
         let json = |what: &'static str| move |e| StoreError::json(what, e);
+        let payload = fornax_types::EvidencePayload::from_parts(&self.kind, &self.payload)
+            .map_err(|source| StoreError::EvidenceShape {
+                key: self.key.clone(),
+                source,
+            })?;
         Ok(Evidence {
             id: self.key,
             session,
-            kind: serde_json::from_value(serde_json::Value::String(self.kind))
-                .map_err(json("evidence kind"))?,
-            payload: serde_json::from_str(&self.payload).map_err(json("evidence payload"))?,
+            payload,
             source: serde_json::from_str(&self.source).map_err(json("evidence source"))?,
             provenance: self.provenance,
             extension: None,

@@ -323,7 +323,6 @@ CREATE INDEX usage_by_at ON usage(at);
 CREATE INDEX usage_by_session ON usage(session_id);
 "#;
 
-
 // Typed judgement rows and resumable verification.
 //
 // `claim.assertion` keeps what a claim asserts beyond its target (scope, quantity, actor) and

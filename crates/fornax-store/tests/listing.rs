@@ -101,8 +101,17 @@ fn judge(store: &mut Store, native: &str, verdicts: &[Verdict]) {
     let evidence = Evidence {
         id: format!("exit:{native}"),
         session: sref.clone(),
-        kind: EvidenceKind::ExitCode,
-        payload: serde_json::json!({"command": "cargo test", "exit_code": 1, "strength": "structural"}),
+        payload: EvidencePayload::ExitCode(evidence::ExitCodePayload {
+            command: "cargo test".into(),
+            call_id: None,
+            cwd: None,
+            exit_code: Some(1),
+            strength: EvidenceStrength::Structural,
+            failed: None,
+            interrupted: None,
+            timed_out: None,
+            duration_ms: None,
+        }),
         source: EvidenceSource::pre_provenance(),
         provenance: String::new(),
         extension: None,
@@ -135,7 +144,7 @@ fn judge(store: &mut Store, native: &str, verdicts: &[Verdict]) {
             claim_id: c.id.clone(),
             session: sref.clone(),
             verdict: *v,
-            rationale: format!("because {v}"),
+            reason: reason::Reason::NoCommitRun,
             evidence: vec![evidence.id.clone()],
             rule: "test".into(),
         })
@@ -143,9 +152,12 @@ fn judge(store: &mut Store, native: &str, verdicts: &[Verdict]) {
     store
         .write_verification(
             &[id],
-            &[sealed(evidence)],
-            &claims.into_iter().map(sealed).collect::<Vec<_>>(),
-            &findings.into_iter().map(sealed).collect::<Vec<_>>(),
+            &fornax_store::VerificationWrite {
+                derived: &[sealed(evidence)],
+                host: &[],
+                claims: &claims.into_iter().map(sealed).collect::<Vec<_>>(),
+                findings: &findings.into_iter().map(sealed).collect::<Vec<_>>(),
+            },
             "t",
         )
         .unwrap();
@@ -354,8 +366,11 @@ fn a_findings_evidence_and_record_are_found_and_changes_move_the_marker() {
         .unwrap();
     assert_eq!(e.session_id, ledger);
     assert!(e.derived);
-    assert_eq!(e.evidence.kind, EvidenceKind::ExitCode);
-    assert_eq!(e.evidence.payload["exit_code"], 1);
+    assert_eq!(e.evidence.kind(), EvidenceKind::ExitCode);
+    assert!(matches!(
+        &e.evidence.payload,
+        EvidencePayload::ExitCode(p) if p.exit_code == Some(1)
+    ));
     assert!(store
         .evidence_for_finding(ledger, "nope")
         .unwrap()

@@ -119,7 +119,7 @@ fn session(s: &SessionExport, depth: usize, out: &mut dyn Write) -> std::io::Res
                 "<div class=\"finding\" data-verdict=\"{v}\"><span class=\"verdict {v}\">{v}</span> \
                  <q>{}</q> — {}",
                 esc(claim),
-                esc(&f.rationale),
+                esc(&f.rationale()),
                 v = esc(&f.verdict)
             )?;
             if !f.evidence.is_empty() {

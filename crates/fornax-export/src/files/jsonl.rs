@@ -80,7 +80,7 @@ pub(super) fn write(export: &SessionExport, out: &mut dyn Write) -> std::io::Res
                     "at": f.at,
                     "claim": f.claim,
                     "verdict": f.verdict,
-                    "rationale": f.rationale,
+                    "rationale": f.rationale(),
                     "evidence": f.evidence,
                     "rule": f.rule,
                     "computed_at": f.computed_at,

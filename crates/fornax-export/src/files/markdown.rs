@@ -94,7 +94,7 @@ fn session(s: &SessionExport, depth: usize, out: &mut dyn Write) -> std::io::Res
                 "- **{}** — “{}” — {}",
                 f.verdict,
                 escape(claim),
-                escape(&f.rationale)
+                escape(&f.rationale())
             )?;
             if !f.evidence.is_empty() {
                 let ids: Vec<String> = f

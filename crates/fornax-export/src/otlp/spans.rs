@@ -283,7 +283,7 @@ fn claim_event(f: &FindingRow, times: &Times) -> span::Event {
             kv("fornax.claim.text", claim),
             kv("fornax.claim.subject", subject),
             kv("fornax.claim.verdict", &f.verdict),
-            kv("fornax.claim.rationale", &f.rationale),
+            kv("fornax.claim.rationale", &f.rationale()),
             kv("fornax.claim.rule", &f.rule),
             kv("fornax.claim.item_key", &f.item_key),
             KeyValue {

@@ -110,7 +110,12 @@ fn none_reason(f: &FindingRow) -> &'static str {
 
 fn evidence_card(e: &StoredEvidence, store: &Store, r: &Request<'_>) -> Result<Markup, PageError> {
     let ev = &e.evidence;
-    let p = &ev.payload;
+    // The page reads the payload's fields by name (one renderer per kind below).
+    let fields = serde_json::to_value(&ev.payload)
+        .ok()
+        .and_then(|v| v.get("payload").cloned())
+        .unwrap_or_default();
+    let p = &fields;
     let src = &ev.source;
     let mut records = Vec::new();
     for rec in &ev.records {
@@ -120,9 +125,9 @@ fn evidence_card(e: &StoredEvidence, store: &Store, r: &Request<'_>) -> Result<M
         }
     }
     Ok(html! {
-        div class={"evidence-card k-" (ev.kind.as_str())} {
-            h4 { (kind_label(ev.kind)) }
-            (payload(ev.kind, p))
+        div class={"evidence-card k-" (ev.kind().as_str())} {
+            h4 { (kind_label(ev.kind())) }
+            (payload(ev.kind(), p))
             dl.provenance {
                 dt { "when" }
                 dd { (time(&r.clock, ev.at.as_deref())) " · " (clock_words(src.freshness.clock))
