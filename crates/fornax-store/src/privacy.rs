@@ -423,3 +423,71 @@ fn replace_text(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECRET: &str = "ghp_R2d2C3poBb8Yoda9Luke0Leia1Han2Solo3X";
+
+    /// A home written by a release whose detectors missed a secret: the secret sits in a text
+    /// (searchable), a claim and a checkpoint. `redact --again` removes it from every one of
+    /// them, from the search index and from the database file, and a second run changes nothing.
+    #[test]
+    fn a_secret_stored_by_an_earlier_release_is_redacted_again_everywhere() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("fornax.db");
+        let mut store = Store::open(&path).unwrap();
+        let body = format!("the token is {SECRET} ok");
+        store
+            .conn
+            .execute_batch(&format!(
+                "INSERT INTO session (id, provider, native_id) VALUES (1, 'claude_code', 's1');
+                 INSERT INTO text (id, hash, body, indexed) VALUES (1, x'00', '{body}', 1);
+                 INSERT INTO text_fts (rowid, body) VALUES (1, '{body}');
+                 INSERT INTO item (session_id, key, seq, role, strength, kind, text_id, value)
+                     VALUES (1, 'k', 1, 'agent', 'asserted', 'text', 1, '{{}}');
+                 INSERT INTO claim (session_id, claim_key, item_key, subject, text, target)
+                     VALUES (1, 'c', 'k', 'tests', 'pushed with {SECRET}', 'x');
+                 INSERT INTO source (source_key, provider, kind, locator, adapter, adapter_state)
+                     VALUES ('file:/x', 'claude_code', 'file', '/x', 'a', '{{\"last\":\"{SECRET}\"}}');"
+            ))
+            .unwrap();
+        store.checkpoint().unwrap();
+        let redactor = Redactor::new();
+        let first = store.redact_again(&redactor, 2).unwrap();
+        assert_eq!(first.changed, 3, "{first:?}");
+        let body: String = store
+            .conn
+            .query_row("SELECT body FROM text WHERE id = 1", [], |r| r.get(0))
+            .unwrap();
+        assert!(
+            !body.contains(SECRET) && body.starts_with("the token is "),
+            "{body}"
+        );
+        assert!(store.search_hits(SECRET).unwrap() == 0);
+        let again = store.redact_again(&redactor, 2).unwrap();
+        assert_eq!(again.changed, 0, "{again:?}");
+        drop(store);
+        for suffix in ["", "-wal"] {
+            let file = tmp.path().join(format!("fornax.db{suffix}"));
+            let bytes = std::fs::read(&file).unwrap_or_default();
+            assert!(
+                !bytes.windows(SECRET.len()).any(|w| w == SECRET.as_bytes()),
+                "{} holds the secret",
+                file.display()
+            );
+        }
+    }
+
+    impl Store {
+        fn search_hits(&self, needle: &str) -> Result<i64, StoreError> {
+            let quoted = format!("\"{needle}\"");
+            Ok(self.conn.query_row(
+                "SELECT COUNT(*) FROM text_fts WHERE text_fts MATCH ?1",
+                [quoted],
+                |r| r.get(0),
+            )?)
+        }
+    }
+}
