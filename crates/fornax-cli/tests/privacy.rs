@@ -155,7 +155,7 @@ fn forget_removes_every_byte_of_a_session_and_keeps_the_others() {
     let report = run_json(&home, &["forget", gone, "--json"]);
     assert_eq!(
         report["store"]["sessions"],
-        json!([format!("claude_code:{gone}")]),
+        json!([format!("claude-code:{gone}")]),
         "{report}"
     );
     assert!(report["store"]["items"].as_u64().unwrap() >= 2, "{report}");
