@@ -31,7 +31,6 @@ impl<V> Bounded<V> {
         self.entries.contains_key(key)
     }
 
-    #[cfg(test)]
     pub(crate) fn get(&self, key: &str) -> Option<&V> {
         self.entries.get(key)
     }

@@ -4,7 +4,7 @@
 
 use fornax_types::evidence::{FileDiffPayload, FileOperation};
 use fornax_types::{
-    ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidenceSource, Freshness, Provider,
+    ClockSource, CollectionMethod, Evidence, EvidencePayload, EvidenceSource, Freshness, Provider,
     RecordRef, SessionRef, TrustClass,
 };
 use serde_json::Value;
@@ -136,13 +136,11 @@ fn tamper_boundary(method: CollectionMethod) -> &'static str {
 /// FileDiff evidence for one attempt, keyed deterministically by call and path.
 pub(crate) fn evidence(site: &DiffSite<'_>, attempt: &DiffAttempt<'_>) -> Option<Evidence> {
     let payload = payload(attempt)?;
-    let payload_json = serde_json::to_value(&payload).ok()?;
     let anchor = attempt.call_id.unwrap_or(attempt.item_key);
     Some(Evidence {
         id: format!("file:{anchor}:{}", payload.path),
         session: site.session.clone(),
-        kind: EvidenceKind::FileDiff,
-        payload: payload_json,
+        payload: EvidencePayload::FileDiff(payload),
         source: EvidenceSource {
             sensor_name: "claude.file_mutation".to_string(),
             trust_class: TrustClass::AgentAdjacent,
@@ -221,11 +219,6 @@ mod tests {
         assert!(!p.succeeded);
         assert_eq!(p.path, "/w/a.rs");
         assert!(p.error.unwrap().starts_with("String to replace not found"));
-        let canonical =
-            serde_json::to_value(payload(&attempt("Edit", None, Some(err))).unwrap()).unwrap();
-        assert!(
-            fornax_types::validate_canonical_payload(EvidenceKind::FileDiff, &canonical).is_ok()
-        );
     }
 
     #[test]

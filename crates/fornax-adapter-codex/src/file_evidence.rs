@@ -8,7 +8,7 @@
 
 use fornax_types::evidence::FileDiffPayload;
 use fornax_types::{
-    ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidenceSource, Freshness,
+    ClockSource, CollectionMethod, Evidence, EvidencePayload, EvidenceSource, Freshness,
     IngestMessage, Item, Provider, TrustClass,
 };
 
@@ -68,14 +68,10 @@ impl CodexAdapter {
                 lines_added: change.lines_added,
                 lines_removed: change.lines_removed,
             };
-            let Ok(payload) = serde_json::to_value(payload) else {
-                continue;
-            };
             cx.out.push(IngestMessage::Evidence(Evidence {
                 id: format!("file:{call_id}:{}", change.path),
                 session: self.session_ref(),
-                kind: EvidenceKind::FileDiff,
-                payload,
+                payload: EvidencePayload::FileDiff(payload),
                 source: evidence_source(output.at.is_some()),
                 provenance: format!("codex:{ADAPTER_VERSION}:{}", cx.tag),
                 extension: None,

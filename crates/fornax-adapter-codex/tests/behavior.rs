@@ -99,14 +99,17 @@ fn project(name: &str) -> Projection {
             }
             IngestMessage::Evidence(e) => {
                 assert_eq!(
-                    e.kind,
+                    e.kind(),
                     EvidenceKind::FileDiff,
                     "only file evidence is emitted here"
                 );
                 assert_eq!(e.source.sensor_name, "codex.file_mutation");
                 p.files.retain(|(id, _, _)| id != &e.id);
-                p.files
-                    .push((e.id.clone(), e.payload_as().unwrap(), e.item_key.clone()));
+                p.files.push((
+                    e.id.clone(),
+                    e.payload.file_diff().cloned().unwrap(),
+                    e.item_key.clone(),
+                ));
             }
             IngestMessage::Usage(u) => {
                 p.usage.retain(|x| x.key != u.key);

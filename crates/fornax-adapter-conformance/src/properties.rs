@@ -184,22 +184,19 @@ fn check_message(
             }
         }
         IngestMessage::Evidence(ev) => {
-            if let Err(e) = ev.validate() {
-                report.violate("evidence_payload_canonical", format!("record {at}: {e}"));
-            }
             if ev.source.is_pre_provenance() {
                 report.violate(
                     "evidence_has_source",
                     format!("record {at}: evidence {} carries no EvidenceSource", ev.id),
                 );
             }
-            if let Some(class) = signal_for_evidence(ev.kind) {
+            if let Some(class) = signal_for_evidence(ev.kind()) {
                 if declared_absent(caps, &class) {
                     report.violate(
                         "declaration_matches_reality",
                         format!(
                             "record {at}: {} evidence emitted but {class} is declared {}",
-                            ev.kind.as_str(),
+                            ev.kind().as_str(),
                             caps.availability(&class)
                         ),
                     );

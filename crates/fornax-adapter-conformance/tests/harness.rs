@@ -2,6 +2,7 @@
 //! adapter is caught by the property it breaks.
 
 use fornax_adapter_conformance::{check_adapter, load_fixtures, replay};
+use fornax_types::evidence::ExitCodePayload;
 use fornax_types::*;
 use serde_json::{json, Value};
 
@@ -131,8 +132,21 @@ impl AgentAdapter for ToyAdapter {
                 let ev = Evidence {
                     id: format!("exit:{}", native.record.position),
                     session,
-                    kind: EvidenceKind::ExitCode,
-                    payload: json!({"command": v.get("command").and_then(Value::as_str).unwrap_or(""), "exit_code": exit, "strength": "structural"}),
+                    payload: EvidencePayload::ExitCode(ExitCodePayload {
+                        command: v
+                            .get("command")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string(),
+                        call_id: None,
+                        cwd: None,
+                        exit_code: exit,
+                        strength: EvidenceStrength::Structural,
+                        failed: None,
+                        interrupted: None,
+                        timed_out: None,
+                        duration_ms: None,
+                    }),
                     source,
                     provenance: "toy:0.0.1:ran".into(),
                     extension: None,

@@ -168,16 +168,16 @@ fn document_loops_final_answer_and_cancel() {
     let ev = evidence(&msgs);
     assert_eq!(ev.len(), 2);
     for e in &ev {
-        assert!(e.validate().is_ok());
+        assert!(e.payload.file_diff().is_some());
         assert_eq!(e.source.sensor_name, "gemini.file_mutation");
         assert_eq!(e.source.trust_class, TrustClass::AgentAdjacent);
         assert_eq!(e.source.collection_method, CollectionMethod::FilePoll);
         assert_eq!(e.source.freshness.clock, ClockSource::RuntimeRecord);
     }
-    let replace: FileDiffPayload = ev[0].payload_as().unwrap();
+    let replace: FileDiffPayload = ev[0].payload.file_diff().cloned().unwrap();
     assert_eq!(replace.operation, FileOperation::Update);
     assert!(replace.succeeded);
-    let write: FileDiffPayload = ev[1].payload_as().unwrap();
+    let write: FileDiffPayload = ev[1].payload.file_diff().cloned().unwrap();
     assert_eq!(write.operation, FileOperation::Create);
     assert_eq!(write.path, "parser/tests/long_literal.rs");
     assert_eq!(
@@ -251,10 +251,10 @@ fn jsonl_progressive_copies_rewind_and_error() {
     assert_eq!(names, [None, Some("Lint app.ts".to_string())]);
 
     let ev = evidence(&msgs);
-    let write: FileDiffPayload = ev[0].payload_as().unwrap();
+    let write: FileDiffPayload = ev[0].payload.file_diff().cloned().unwrap();
     assert!(!write.succeeded);
     assert!(write.error.unwrap().contains("workspace directories"));
-    let replace: FileDiffPayload = ev[1].payload_as().unwrap();
+    let replace: FileDiffPayload = ev[1].payload.file_diff().cloned().unwrap();
     assert!(replace.succeeded);
     assert_eq!(
         (replace.lines_added, replace.lines_removed),

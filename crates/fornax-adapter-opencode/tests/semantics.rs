@@ -122,7 +122,7 @@ fn text(item: &Item) -> &str {
 fn file_diffs(v: &View) -> Vec<FileDiffPayload> {
     v.evidence
         .values()
-        .filter_map(|e| e.payload_as::<FileDiffPayload>())
+        .filter_map(|e| e.payload.file_diff().cloned())
         .collect()
 }
 
@@ -206,7 +206,16 @@ fn plugin_failures_and_file_mutations() {
         assert!(e.id.starts_with("file:"), "{}", e.id);
         assert_eq!(
             e.item_key.as_deref(),
-            Some(format!("out:{}", e.payload["call_id"].as_str().unwrap_or_default()).as_str())
+            Some(
+                format!(
+                    "out:{}",
+                    e.payload
+                        .file_diff()
+                        .and_then(|p| p.call_id.as_deref())
+                        .unwrap_or_default()
+                )
+                .as_str()
+            )
         );
         assert_eq!(e.source.sensor_name, "opencode.file_mutation");
     }

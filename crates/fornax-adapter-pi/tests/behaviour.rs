@@ -170,11 +170,10 @@ fn file_tools_publish_file_evidence_and_nothing_else() {
         for m in &msgs {
             if let IngestMessage::Evidence(ev) = m {
                 assert_eq!(
-                    ev.kind,
+                    ev.kind(),
                     EvidenceKind::FileDiff,
                     "{name}: only file evidence"
                 );
-                assert!(ev.validate().is_ok());
                 assert_eq!(ev.source.sensor_name, "pi.file_mutation");
                 assert_eq!(ev.source.trust_class, TrustClass::AgentAdjacent);
                 assert_eq!(ev.source.collection_method, CollectionMethod::FilePoll);
@@ -196,7 +195,7 @@ fn file_tools_publish_file_evidence_and_nothing_else() {
         "file:toolu_02Edit:/home/dev/projects/ledger/crates/ledger-core/src/money.rs"
     );
     assert_eq!(edit.item_key.as_deref(), Some("out:toolu_02Edit"));
-    let payload: FileDiffPayload = edit.payload_as().unwrap();
+    let payload: FileDiffPayload = edit.payload.file_diff().cloned().unwrap();
     assert_eq!(payload.operation, FileOperation::Update);
     assert!(payload.succeeded);
     assert_eq!(
@@ -208,7 +207,7 @@ fn file_tools_publish_file_evidence_and_nothing_else() {
     let write: FileDiffPayload = v2
         .iter()
         .find_map(|m| match m {
-            IngestMessage::Evidence(e) => e.payload_as(),
+            IngestMessage::Evidence(e) => e.payload.file_diff().cloned(),
             _ => None,
         })
         .unwrap();

@@ -144,7 +144,7 @@ fn pi_corpus_normalizes_cleanly() {
                     loops.insert(lp.position, lp.end.as_ref().map(|e| e.outcome));
                 }
                 IngestMessage::Evidence(ev) => {
-                    assert_eq!(ev.kind, EvidenceKind::FileDiff, "{name}");
+                    assert_eq!(ev.kind(), EvidenceKind::FileDiff, "{name}");
                     *totals.entry("file evidence").or_default() += 1;
                 }
                 _ => {}

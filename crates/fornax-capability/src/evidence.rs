@@ -3,10 +3,9 @@
 
 use fornax_types::evidence::{ProcessObservationPayload, TestSummaryPayload};
 use fornax_types::{
-    ClaimSubject, ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidenceSource, Freshness,
-    Provider, Recheck, RecheckOutcome, RecheckTrigger, SessionRef, TrustClass,
+    ClaimSubject, ClockSource, CollectionMethod, Evidence, EvidencePayload, EvidenceSource,
+    Freshness, Provider, Recheck, RecheckOutcome, RecheckTrigger, SessionRef, TrustClass,
 };
-use serde_json::Value;
 use std::time::{Duration, UNIX_EPOCH};
 
 use crate::exec::ProcessRecord;
@@ -82,8 +81,7 @@ pub fn for_run(
         let base = Evidence {
             id: format!("cap-run:{run_key}:process"),
             session: session.clone(),
-            kind: EvidenceKind::ProcessObservation,
-            payload: serde_json::to_value(payload).unwrap_or(Value::Null),
+            payload: EvidencePayload::ProcessObservation(payload),
             source: source(finished.clone(), trust),
             provenance: match &trust.fingerprint {
                 Some(f) => format!(
@@ -118,8 +116,7 @@ pub fn for_run(
             out.push(base.clone());
             out.push(Evidence {
                 id: format!("cap-run:{run_key}:test-summary"),
-                kind: EvidenceKind::TestSummary,
-                payload: serde_json::to_value(payload).unwrap_or(Value::Null),
+                payload: EvidencePayload::TestSummary(payload),
                 ..base
             });
         } else {

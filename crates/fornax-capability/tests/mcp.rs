@@ -184,7 +184,13 @@ async fn handshake_list_and_call() {
     assert_eq!(cli["structuredContent"]["data"], "from-cli", "{cli}");
     let recorded = sink.0.lock().unwrap().clone();
     assert_eq!(recorded.len(), 1, "the cli run's evidence reached the sink");
-    assert_eq!(recorded[0].payload["capability_id"], "workspace.mcp.echo");
+    assert_eq!(
+        recorded[0]
+            .payload
+            .process_observation()
+            .and_then(|p| p.capability_id.as_deref()),
+        Some("workspace.mcp.echo")
+    );
 
     let draft = client
         .call("cap_run", json!({"id": "workspace.mcp.draft"}))

@@ -89,22 +89,25 @@ fn cargo_test_through_its_provider_adapter() {
     // written it).
     assert_eq!(out.evidence.len(), 2);
     for e in &out.evidence {
-        e.validate().unwrap();
         assert_eq!(e.source.trust_class, TrustClass::WorkspaceTrusted);
         assert_eq!(
             e.source.collection_method,
             CollectionMethod::ProcessObservation
         );
     }
-    let process: ProcessObservationPayload = out.evidence[0].payload_as().unwrap();
+    let process: ProcessObservationPayload = out.evidence[0]
+        .payload
+        .process_observation()
+        .cloned()
+        .unwrap();
     assert_eq!(process.argv, vec!["cargo", "test", "--offline"]);
     assert_eq!(process.exit_code, Some(0));
     assert_eq!(
         process.capability_id.as_deref(),
         Some("workspace.rust.test")
     );
-    assert_eq!(out.evidence[1].kind, EvidenceKind::TestSummary);
-    let summary: TestSummaryPayload = out.evidence[1].payload_as().unwrap();
+    assert_eq!(out.evidence[1].kind(), EvidenceKind::TestSummary);
+    let summary: TestSummaryPayload = out.evidence[1].payload.test_summary().cloned().unwrap();
     assert_eq!(
         (summary.passed, summary.failed, summary.skipped),
         (Some(1), Some(0), Some(1))
@@ -122,7 +125,7 @@ fn cargo_test_through_its_provider_adapter() {
         json!(["tests::bad"])
     );
     assert_eq!(out.json["meta"]["exitCode"], 101);
-    let summary: TestSummaryPayload = out.evidence[1].payload_as().unwrap();
+    let summary: TestSummaryPayload = out.evidence[1].payload.test_summary().cloned().unwrap();
     assert_eq!(summary.failed, Some(1));
 }
 

@@ -307,7 +307,11 @@ fn the_opencode_1_16_database_is_read_without_writing_anything() {
 
 /// What `fornax show` prints for one session.
 fn show(home: &Path, session: &str) -> String {
-    let out = fornax(home).args(["show", session]).output().unwrap();
+    let out = fornax(home)
+        .env("COLUMNS", "400")
+        .args(["show", session])
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -369,9 +373,9 @@ fn the_drift_samples_show_their_new_facts() {
         "the thread's title: {history}"
     );
     assert!(
-        history.contains("human.request"),
+        history.contains("\n  prompt "),
         "the prompt history: {history}"
     );
     let gemini = show(&home, "a2a-server@2026-05-30T05:15:29.354Z");
-    assert!(gemini.contains("gemini"), "{gemini}");
+    assert!(gemini.contains("Gemini CLI"), "{gemini}");
 }

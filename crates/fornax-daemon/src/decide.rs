@@ -69,7 +69,7 @@ pub fn decide_stop(
         reasons.push(format!(
             "You said \"{}\", but {} ({}).",
             f.claim["text"].as_str().unwrap_or("").trim(),
-            f.rationale.trim_end_matches('.'),
+            f.rationale().trim_end_matches('.'),
             evidence.join("; ")
         ));
     }

@@ -12,7 +12,10 @@
 //! * Memory is bounded by the largest record, not the largest file: files are streamed line by
 //!   line with a record-size limit.
 //! * Every text-bearing field passes the redaction boundary exactly once, before the store.
-//! * One source, one transaction (data and cursor together).
+//! * One source, one transaction (data and cursor together, and the sessions it touched marked
+//!   as owed a judgement).
+//! * Verification reads a session family once and writes it once; every pass judges what it
+//!   touched and whatever an earlier pass left owed.
 //! * A document tree or a foreign database is one source per group (session) its adapter
 //!   plans; documents are read twice (place, then ingest) and never held all at once.
 //! * Names no concrete adapter: adapters arrive as [`fornax_types::AdapterDescriptor`]s.

@@ -1,35 +1,54 @@
 //! Ordering a session family's items into one timeline.
 //!
 //! Each session's items are already in record order. A family (a session and its subagent
-//! sessions, written to different files) is merged by the runtime's timestamps; an item
-//! without a timestamp keeps the position of the item before it in its own session.
+//! sessions, often written to different files) is merged by the runtime's timestamps. Where a
+//! timestamp is missing (hook payloads carry none), the store's arrival order decides: a hook
+//! stream's events arrive in firing order, whichever session they belong to. Without arrival
+//! order, an item without a timestamp keeps the position of the item before it in its own
+//! session.
+
+use std::cmp::Ordering;
 
 use fornax_types::Item;
 
-/// Merges per-session item lists (root first) into one timeline.
-pub fn merge_timelines(lists: &[Vec<Item>]) -> Vec<&Item> {
+/// Merges per-session item lists (root first) into one timeline. `seqs`, when given, holds
+/// each item's arrival order in the store (per list, per item).
+pub fn merge_timelines<'a>(lists: &'a [Vec<Item>], seqs: &[Vec<i64>]) -> Vec<&'a Item> {
     let total = lists.iter().map(Vec::len).sum();
     let mut out = Vec::with_capacity(total);
     let mut heads = vec![0usize; lists.len()];
     // The effective timestamp of each list's head: its own, or the last one seen in the list.
     let mut carried: Vec<Option<&str>> = vec![None; lists.len()];
+    let seq = |list: usize, at: usize| seqs.get(list).and_then(|s| s.get(at)).copied();
     loop {
-        let mut best: Option<(usize, Option<&str>)> = None;
+        let mut best: Option<usize> = None;
         for (i, list) in lists.iter().enumerate() {
             let Some(item) = list.get(heads[i]) else {
                 continue;
             };
-            let key = item.at.as_deref().or(carried[i]);
-            best = match best {
-                None => Some((i, key)),
-                Some((bi, bk)) => match (key, bk) {
-                    (Some(k), Some(b)) if k < b => Some((i, key)),
-                    (Some(_), None) => Some((bi, bk)),
-                    _ => Some((bi, bk)),
+            let Some(b) = best else {
+                best = Some(i);
+                continue;
+            };
+            let other = &lists[b][heads[b]];
+            let order = match (item.at.as_deref(), other.at.as_deref()) {
+                (Some(x), Some(y)) if x != y => x.cmp(y),
+                _ => match (seq(i, heads[i]), seq(b, heads[b])) {
+                    (Some(p), Some(q)) => p.cmp(&q),
+                    _ => match (
+                        item.at.as_deref().or(carried[i]),
+                        other.at.as_deref().or(carried[b]),
+                    ) {
+                        (Some(k), Some(o)) if k < o => Ordering::Less,
+                        _ => Ordering::Greater,
+                    },
                 },
             };
+            if order == Ordering::Less {
+                best = Some(i);
+            }
         }
-        let Some((i, _)) = best else { break };
+        let Some(i) = best else { break };
         let item = &lists[i][heads[i]];
         if item.at.is_some() {
             carried[i] = item.at.as_deref();
@@ -69,10 +88,29 @@ mod tests {
         ];
         let child = vec![item("c", "x", Some("2026-01-01T00:00:05Z"))];
         let lists = [parent, child];
-        let keys: Vec<&str> = merge_timelines(&lists)
+        let keys: Vec<&str> = merge_timelines(&lists, &[])
             .iter()
             .map(|i| i.key.as_str())
             .collect();
         assert_eq!(keys, vec!["a", "b", "x", "c"]);
+        // With arrival order the same timeline comes out.
+        let keys: Vec<&str> = merge_timelines(&lists, &[vec![1, 2, 3], vec![4]])
+            .iter()
+            .map(|i| i.key.as_str())
+            .collect();
+        assert_eq!(keys, vec!["a", "b", "x", "c"]);
+    }
+
+    #[test]
+    fn untimed_events_follow_their_arrival_order() {
+        // A hook stream: a parent delegates, the subagent runs, the parent answers.
+        let parent = vec![item("p", "delegate", None), item("p", "relay", None)];
+        let child = vec![item("c", "run", None), item("c", "report", None)];
+        let lists = [parent, child];
+        let keys: Vec<&str> = merge_timelines(&lists, &[vec![1, 4], vec![2, 3]])
+            .iter()
+            .map(|i| i.key.as_str())
+            .collect();
+        assert_eq!(keys, vec!["delegate", "run", "report", "relay"]);
     }
 }

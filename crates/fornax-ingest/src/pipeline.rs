@@ -325,13 +325,17 @@ impl<'s> Ingestor<'s> {
         }
     }
 
-    /// Re-verifies every session family this ingestor touched.
+    /// Verifies every session family this ingestor touched, and every family still owed a
+    /// judgement by an earlier pass that did not finish.
     pub fn verify_touched(&mut self) -> Result<(), IngestError> {
         let started = Instant::now();
         let touched: Vec<i64> = self.touched.iter().copied().collect();
         let outcome = verify_sessions(self.store, &touched)?;
         self.summary.claims += outcome.claims;
         self.summary.findings = outcome.verdicts;
+        self.summary
+            .unreadable_evidence
+            .extend(outcome.unreadable_evidence);
         self.summary.verification_ms += started.elapsed().as_millis() as u64;
         Ok(())
     }

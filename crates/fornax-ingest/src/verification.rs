@@ -1,19 +1,31 @@
-//! Verification of touched sessions: each touched family is read back from the store, judged
-//! by `fornax_verify`, and its evidence, claims and findings are written back.
+//! Verification of session families, one way: each family is read from the store once, its
+//! claims are extracted (`fornax_verify::extract_with`), the commits they name are looked up
+//! in the session's repository on this machine, every claim is judged, and the family's
+//! evidence, claims and findings are written in one transaction that also clears the family's
+//! pending mark. Nothing is read back between the stages, and a store error at any point is
+//! returned.
+//!
+//! Which families are verified is derived from stored state: the sessions a pass touched and
+//! every session still marked pending (a pass that died, a verifier that changed), so a killed
+//! scan or daemon leaves nothing unjudged.
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use fornax_redact::RedactionCounts;
-use fornax_store::Store;
-use fornax_types::{Item, SemanticValue, SessionRef};
+use fornax_store::{Store, VerificationWrite};
+use fornax_types::evidence::GitCommitCheckPayload;
+use fornax_types::{
+    ClockSource, CollectionMethod, Evidence, EvidencePayload, EvidenceSource, Freshness, Item,
+    Provider, SemanticValue, SessionRef, TrustClass,
+};
+use fornax_verify::{CommitLookup, FamilyMember};
 
 use crate::clock::now_rfc3339;
 use crate::order::merge_timelines;
 use crate::pipeline::{shared_redactor, IngestError};
 
-/// What re-verifying some sessions produced.
+/// What verifying some sessions produced.
 #[derive(Debug, Default)]
 pub struct VerifyOutcome {
     pub claims: u64,
@@ -21,9 +33,12 @@ pub struct VerifyOutcome {
     pub verdicts: BTreeMap<String, i64>,
     /// Row ids of every session in the families verified.
     pub sessions: Vec<i64>,
+    /// Stored evidence rows that could not be read, named (they were left out).
+    pub unreadable_evidence: Vec<String>,
 }
 
-/// Re-verifies the families of the given sessions (each family once) and stores the result.
+/// Verifies the families of the given sessions and of every session still pending (each
+/// family once) and stores the result.
 pub fn verify_sessions(store: &mut Store, sessions: &[i64]) -> Result<VerifyOutcome, IngestError> {
     // Reading sessions back gains little from a large page cache; the memory goes to the
     // family being verified instead.
@@ -37,52 +52,37 @@ pub fn verify_sessions(store: &mut Store, sessions: &[i64]) -> Result<VerifyOutc
 const VERIFY_CACHE_KIB: u32 = 4 * 1024;
 
 fn verify_roots(store: &mut Store, sessions: &[i64]) -> Result<VerifyOutcome, IngestError> {
+    let mut owed: BTreeSet<i64> = sessions.iter().copied().collect();
+    owed.extend(store.pending_verification()?);
     let mut roots = BTreeSet::new();
-    for id in sessions {
-        roots.insert(store.family_root(*id)?);
+    for id in owed {
+        roots.insert(store.family_root(id)?);
     }
     let now = now_rfc3339();
-    let redactor = shared_redactor();
     let mut outcome = VerifyOutcome::default();
     for root in roots {
-        let mut family = store.family_for_verification(root)?;
-        let mut result = verify_family(store, &family)?;
-        // Claimed commits are looked up in the session's repository when it is on this
-        // machine; what Fornax observes itself is then judged with the rest.
-        let checks = host_commit_checks(store, &family, &result.claims, &now)?;
-        if !checks.is_empty() {
-            // A commit's summary is read from the repository: native text like any other.
-            for check in redactor.redact_all(checks, &mut RedactionCounts::default()) {
-                store.add_evidence(&check)?;
-            }
-            family = store.family_for_verification(root)?;
-            result = verify_family(store, &family)?;
-        }
-        outcome.claims += result.claims.len() as u64;
-        // Judgements are made of redacted text, but what they quote and derive (a command line
-        // joined from its words, a rationale) passes the boundary again before it is stored.
-        // What is found here was counted when the text it came from was stored.
-        let mut counts = RedactionCounts::default();
-        store.write_verification(
-            &family.session_ids,
-            &redactor.redact_all(result.evidence, &mut counts),
-            &redactor.redact_all(result.claims, &mut counts),
-            &redactor.redact_all(result.findings, &mut counts),
-            &now,
-        )?;
-        outcome.sessions.extend(family.session_ids);
+        let family = verify_family(store, root, &now)?;
+        outcome.claims += family.claims;
+        outcome
+            .unreadable_evidence
+            .extend(family.unreadable_evidence);
+        outcome.sessions.extend(family.sessions);
     }
     outcome.verdicts = store.verdict_counts(Some(&outcome.sessions))?;
     Ok(outcome)
 }
 
-/// Judges a family loaded by [`Store::family_for_verification`]: tool-output texts were left
-/// out, and each is read back from the store when a sensor reads that output, so only one
-/// output text is in memory at a time.
-fn verify_family(
-    store: &Store,
-    family: &fornax_store::FamilyData,
-) -> Result<fornax_verify::Verification, IngestError> {
+struct FamilyOutcome {
+    claims: u64,
+    sessions: Vec<i64>,
+    unreadable_evidence: Vec<String>,
+}
+
+/// Extract → host lookups → judge → one write, for the family rooted at `root`.
+fn verify_family(store: &mut Store, root: i64, now: &str) -> Result<FamilyOutcome, IngestError> {
+    // Tool-output texts are left out of the family and read one at a time when a sensor
+    // reads that output, so memory does not grow with the session.
+    let family = store.family_for_verification(root)?;
     let mut deferred: HashMap<(&SessionRef, &str), i64> = HashMap::new();
     for (items, ids) in family.items.iter().zip(&family.deferred_texts) {
         for (item, id) in items.iter().zip(ids) {
@@ -91,15 +91,26 @@ fn verify_family(
             }
         }
     }
-    let failure: RefCell<Option<fornax_store::StoreError>> = RefCell::new(None);
-    let full_output = |item: &Item| -> Option<Item> {
-        let id = deferred.get(&(&item.session, item.key.as_str()))?;
-        let body = match store.text_body(*id) {
-            Ok(body) => body?,
-            Err(e) => {
-                failure.borrow_mut().get_or_insert(e);
-                return None;
-            }
+    let input = fornax_verify::TimelineInput {
+        items: merge_timelines(&family.items, &family.item_seqs),
+        evidence: family.evidence.iter().collect(),
+        capabilities: family.capabilities.iter().collect(),
+        family: family
+            .members
+            .iter()
+            .map(|(session, parent)| FamilyMember {
+                session: session.clone(),
+                parent: parent.clone(),
+            })
+            .collect(),
+    };
+    let reader: &Store = store;
+    let mut full_output = |item: &Item| -> Result<Option<Item>, fornax_store::StoreError> {
+        let Some(id) = deferred.get(&(&item.session, item.key.as_str())) else {
+            return Ok(None);
+        };
+        let Some(body) = reader.text_body(*id)? else {
+            return Ok(None);
         };
         let mut full = item.clone();
         if let SemanticValue::ToolOutput(o) = &mut full.semantic.value {
@@ -107,85 +118,90 @@ fn verify_family(
                 t.text = body;
             }
         }
-        Some(full)
+        Ok(Some(full))
     };
-    let input = fornax_verify::TimelineInput {
-        items: merge_timelines(&family.items),
-        evidence: family.evidence.iter().collect(),
-        capabilities: family.capabilities.iter().collect(),
-    };
-    let result = fornax_verify::verify_with(&input, &full_output);
-    match failure.into_inner() {
-        Some(e) => Err(e.into()),
-        None => Ok(result),
-    }
+    let extracted = fornax_verify::extract_with(&input, &mut full_output)?;
+    // Claimed commits are looked up in the session's repository when it is on this machine;
+    // what Fornax observes itself is judged with the rest.
+    let host = host_commit_checks(family.root_cwd.as_deref(), &extracted.commit_lookups(), now);
+    let result = extracted.judge(&host);
+    let claims = result.claims.len() as u64;
+    // Judgements are made of redacted text, but what they quote and derive (a command line
+    // joined from its words, a commit's summary read from the repository) passes the boundary
+    // again before it is stored. What is found here was counted when its text was stored.
+    let redactor = shared_redactor();
+    let mut counts = RedactionCounts::default();
+    store.write_verification(
+        &family.session_ids,
+        &VerificationWrite {
+            derived: &redactor.redact_all(result.evidence, &mut counts),
+            host: &redactor.redact_all(host, &mut counts),
+            claims: &redactor.redact_all(result.claims, &mut counts),
+            findings: &redactor.redact_all(result.findings, &mut counts),
+        },
+        now,
+    )?;
+    Ok(FamilyOutcome {
+        claims,
+        sessions: family.session_ids,
+        unreadable_evidence: family.unreadable_evidence,
+    })
 }
 
 /// Host-observed lookups of the commits a family's claims name, in the root session's working
 /// directory (only when that directory is a git repository on this machine).
-fn host_commit_checks(
-    store: &Store,
-    family: &fornax_store::FamilyData,
-    claims: &[fornax_types::Claim],
-    now: &str,
-) -> Result<Vec<fornax_types::Evidence>, IngestError> {
-    let Some(&root) = family.session_ids.first() else {
-        return Ok(Vec::new());
-    };
-    let row = store.session_row(root)?;
-    let Some(cwd) = row.cwd.filter(|c| Path::new(c).is_dir()) else {
-        return Ok(Vec::new());
+fn host_commit_checks(cwd: Option<&str>, lookups: &[CommitLookup], now: &str) -> Vec<Evidence> {
+    let Some(cwd) = cwd.filter(|c| Path::new(c).is_dir()) else {
+        return Vec::new();
     };
     let mut out = Vec::new();
-    let mut seen = BTreeSet::new();
-    for claim in claims
-        .iter()
-        .filter(|c| c.subject == fornax_types::ClaimSubject::GitCommit)
-    {
-        let Some(sha) = &claim.target.sha else {
-            continue;
-        };
-        if !seen.insert(sha.clone()) {
-            continue;
-        }
-        let Ok(check) = fornax_vcs::check_commit(Path::new(&cwd), sha) else {
+    for lookup in lookups {
+        let Ok(check) = fornax_vcs::check_commit(Path::new(cwd), &lookup.sha) else {
             continue;
         };
         if check.ambiguous {
             continue;
         }
-        let payload = fornax_types::evidence::GitCommitCheckPayload {
+        out.push(commit_check_evidence(lookup, check, now));
+    }
+    out
+}
+
+fn commit_check_evidence(
+    lookup: &CommitLookup,
+    check: fornax_vcs::CommitCheck,
+    now: &str,
+) -> Evidence {
+    Evidence {
+        id: format!("host-commit:{}", lookup.sha),
+        session: lookup.session.clone(),
+        payload: EvidencePayload::GitCommitCheck(GitCommitCheckPayload {
             sha: check.sha,
             exists: check.exists,
             repository: check.repository,
             full_sha: check.full_sha,
             summary: check.summary,
-        };
-        out.push(fornax_types::Evidence {
-            id: format!("host-commit:{sha}"),
-            session: claim.session.clone(),
-            kind: fornax_types::EvidenceKind::GitCommitCheck,
-            payload: serde_json::to_value(payload).unwrap_or_default(),
-            source: fornax_types::EvidenceSource {
-                sensor_name: "fornax.vcs.commit_lookup".into(),
-                trust_class: fornax_types::TrustClass::HostObserved,
-                collection_method: fornax_types::CollectionMethod::RepositoryRead,
-                collector_version: env!("CARGO_PKG_VERSION").into(),
-                freshness: fornax_types::Freshness {
-                    clock: fornax_types::ClockSource::HostClock,
-                    caveat: Some("the repository as it is now, not as it was when the claim was made".into()),
-                },
-                tamper_boundary: "read from the repository's object database on this machine; the agent could have rewritten it since".into(),
-                collected_at: Some(now.to_string()),
-                provider: fornax_types::Provider::Fornax,
+        }),
+        source: EvidenceSource {
+            sensor_name: "fornax.vcs.commit_lookup".into(),
+            trust_class: TrustClass::HostObserved,
+            collection_method: CollectionMethod::RepositoryRead,
+            collector_version: env!("CARGO_PKG_VERSION").into(),
+            freshness: Freshness {
+                clock: ClockSource::HostClock,
+                caveat: Some(
+                    "the repository as it is now, not as it was when the claim was made".into(),
+                ),
             },
-            provenance: format!("fornax:{}:git_commit_check", env!("CARGO_PKG_VERSION")),
-            extension: None,
-            item_key: None,
-            loop_position: None,
-            at: None,
-            records: Vec::new(),
-        });
+            tamper_boundary: "read from the repository's object database on this machine; the agent could have rewritten it since".into(),
+            collected_at: Some(now.to_string()),
+            provider: Provider::Fornax,
+        },
+        provenance: format!("fornax:{}:git_commit_check", env!("CARGO_PKG_VERSION")),
+        extension: None,
+        item_key: None,
+        loop_position: None,
+        at: None,
+        records: Vec::new(),
     }
-    Ok(out)
 }

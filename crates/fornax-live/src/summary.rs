@@ -47,6 +47,10 @@ pub struct ScanSummary {
     pub claims: u64,
     /// Current findings per verdict over the sessions this scan touched.
     pub findings: BTreeMap<String, i64>,
+    /// Stored evidence that verification could not read (named by session and evidence key);
+    /// it was left out of the judgement.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreadable_evidence: Vec<String>,
     /// Files and directories not read, each with the reason (the first
     /// [`ScanSummary::MAX_NAMED`]; `skipped_files_total` counts them all).
     pub skipped_files: Vec<SkippedFile>,

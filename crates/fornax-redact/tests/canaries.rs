@@ -5,7 +5,7 @@ mod common;
 
 use common::{canaries, Canary};
 use fornax_redact::{RedactionCounts, Redactor};
-use fornax_types::evidence::EvidenceSource;
+use fornax_types::evidence::{EvidenceSource, ExitCodePayload};
 use fornax_types::shell::parse_invocations;
 use fornax_types::*;
 use serde_json::json;
@@ -29,12 +29,21 @@ fn item(role: Role, value: SemanticValue) -> IngestMessage {
     })
 }
 
-fn evidence(payload: serde_json::Value, extension: Option<ExtensionEnvelope>) -> IngestMessage {
+fn evidence(command: String, extension: Option<ExtensionEnvelope>) -> IngestMessage {
     IngestMessage::Evidence(Evidence {
         id: "ev-1".into(),
         session: session_ref(),
-        kind: EvidenceKind::ExitCode,
-        payload,
+        payload: EvidencePayload::ExitCode(ExitCodePayload {
+            command,
+            call_id: None,
+            cwd: None,
+            exit_code: Some(1),
+            strength: EvidenceStrength::Structural,
+            failed: None,
+            interrupted: None,
+            timed_out: None,
+            duration_ms: None,
+        }),
         source: EvidenceSource::pre_provenance(),
         provenance: "claude-code:0.1.0:tool_result".into(),
         extension,
@@ -161,17 +170,11 @@ fn messages(text: &str) -> Vec<(&'static str, IngestMessage)> {
                 }),
             ),
         ),
-        (
-            "evidence payload",
-            evidence(
-                json!({"command": t(), "strength": "structural", "exit_code": 1}),
-                None,
-            ),
-        ),
+        ("evidence payload", evidence(t(), None)),
         (
             "extension envelope fields and unknown keys",
             evidence(
-                json!({"command": "true", "strength": "heuristic"}),
+                "true".into(),
                 Some(envelope(
                     json!({"title": t(), "meta": {"list": [t()]}}),
                     json!({"x": [t()]}),
@@ -204,7 +207,14 @@ fn messages(text: &str) -> Vec<(&'static str, IngestMessage)> {
                 claim_id: "c1".into(),
                 session: session_ref(),
                 verdict: Verdict::Review,
-                rationale: format!("output of `{text}` was partial"),
+                reason: Reason::Inconclusive {
+                    run: reason::RunFact {
+                        command: format!("deploy {text}"),
+                        when: reason::When::Unpositioned,
+                        by_subagent: None,
+                    },
+                    readings: vec![reason::Reading::OutputShows { line: t() }],
+                },
                 evidence: vec!["ev-1".into()],
                 rule: "partial_output".into(),
             }),

@@ -21,6 +21,9 @@
 //! * One writer per database: every writable [`Store`] holds the store-writer lock
 //!   ([`WriterLock`]) for as long as it lives, and schema creation and migrations run under it,
 //!   so concurrent first opens never race. Read-only handles take no lock.
+//! * Verification is owed, not assumed: a source's transaction marks the sessions it touched
+//!   as pending (`verify_pending`), and only the write that stores their family's judgement
+//!   clears the mark ([`Store::pending_verification`]).
 //! * Database files are private to the user (0600).
 //! * Another program's database ([`ForeignDocuments`]) is only ever opened read-only, and its
 //!   schema is checked before any row is read.
@@ -29,6 +32,7 @@ mod error;
 mod foreign;
 mod listing;
 mod lock;
+mod mirror;
 mod privacy;
 mod query;
 mod read;
@@ -45,11 +49,13 @@ pub use listing::{
     LATEST,
 };
 pub use lock::{LockHolder, LockWait, WriterLock};
+pub use mirror::{MirrorFinding, MirrorItem};
 pub use privacy::{Forgotten, Rerun, SpoolRange, FORGOTTEN};
 pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
-    DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, LoopRow,
-    RecordLocation, SearchHit, SessionDetail, SessionFilter, SessionRow,
+    describe_evidence, DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow,
+    LoopRow, RecordLocation, SearchHit, SessionDetail, SessionFilter, SessionRow,
+    VerificationWrite,
 };
 pub use recheck::RecheckRow;
 pub use schema::SCHEMA_VERSION;

@@ -101,6 +101,10 @@ pub const PUBLIC_RELATIONS: &[(&str, &str)] = &[
     ("finding", "append-only verdict history per claim"),
     ("current_finding", "the latest finding per claim"),
     (
+        "verify_pending",
+        "sessions whose claims are owed a judgement (changed since their family was verified)",
+    ),
+    (
         "redaction",
         "redaction counts per session and kind (never the secrets)",
     ),

@@ -4,8 +4,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use fornax_redact::Redacted;
 use fornax_types::{
-    Claim, Evidence, Finding, Item, Provider, RecordRef, RuntimeCapabilities, Semantic,
-    SemanticValue, SessionRef, SourceId,
+    Claim, ClaimActor, ClaimQuantity, ClaimScope, Evidence, EvidencePayload, Finding, Item,
+    Provider, Reason, RecordRef, RuntimeCapabilities, Semantic, SemanticValue, SessionRef,
+    SourceId, StoredReason,
 };
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
@@ -14,19 +15,49 @@ use crate::write::{restore_primary_text, write_evidence};
 use crate::{Store, StoreError};
 
 /// Everything verification needs about one session family (a root session and its
-/// subagent sessions).
+/// subagent sessions), read in one go.
 #[derive(Debug, Default)]
 pub struct FamilyData {
     /// Row ids of the sessions in the family, root first.
     pub session_ids: Vec<i64>,
+    /// Per session (in `session_ids` order), its reference and the session it was delegated
+    /// from.
+    pub members: Vec<(SessionRef, Option<SessionRef>)>,
+    /// The root session's working directory, when it was recorded.
+    pub root_cwd: Option<String>,
     /// Items per session, each in record order.
     pub items: Vec<Vec<Item>>,
+    /// Per session, per item, the order in which the store received it (across sessions: a
+    /// hook stream's events are received in firing order).
+    pub item_seqs: Vec<Vec<i64>>,
     /// Evidence not derived by verification (adapter and host-observed evidence).
     pub evidence: Vec<Evidence>,
     pub capabilities: Vec<RuntimeCapabilities>,
     /// Filled by [`Store::family_for_verification`]: per session, per item, the text id of a
     /// tool output's text that was left out of `items` (read it with [`Store::text_body`]).
     pub deferred_texts: Vec<Vec<Option<i64>>>,
+    /// Stored evidence rows that could not be read (a payload that is not its kind's shape),
+    /// named by session and evidence key; they are left out of `evidence`.
+    pub unreadable_evidence: Vec<String>,
+}
+
+/// What one family's verification writes (see [`Store::write_verification`]).
+#[derive(Debug, Clone, Copy)]
+pub struct VerificationWrite<'a> {
+    /// Evidence the sensors derived: replaced on every verification.
+    pub derived: &'a [Redacted<Evidence>],
+    /// Evidence the host observed for this verification (commit lookups): kept.
+    pub host: &'a [Redacted<Evidence>],
+    pub claims: &'a [Redacted<Claim>],
+    pub findings: &'a [Redacted<Finding>],
+}
+
+/// What a claim asserts beyond its target, as `claim.assertion` keeps it.
+#[derive(Serialize)]
+struct Assertion<'a> {
+    scope: &'a ClaimScope,
+    quantity: &'a ClaimQuantity,
+    actor: &'a ClaimActor,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -82,13 +113,17 @@ pub struct EvidenceBrief {
     pub description: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// One current finding with its claim, as the commands read it. Serialized (JSON output, MCP
+/// answers, exports) it carries `rationale`, the sentence [`FindingRow::rationale`] renders,
+/// beside the typed `reason`.
+#[derive(Debug, Clone)]
 pub struct FindingRow {
     pub verdict: String,
     pub claim: serde_json::Value,
     pub session: serde_json::Value,
     pub sources: Vec<String>,
-    pub rationale: String,
+    /// Why, typed; [`FindingRow::rationale`] renders it.
+    pub reason: StoredReason,
     pub evidence: Vec<EvidenceBrief>,
     pub rule: String,
     pub item_key: String,
@@ -97,11 +132,59 @@ pub struct FindingRow {
     pub at: Option<String>,
     /// Runs Fornax performed after the claim that speak to it, oldest first: dated results
     /// beside the verdict, which they never change.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rechecks: Vec<crate::RecheckRow>,
     /// The session row the claim belongs to (a subagent's, for a family's findings).
     pub session_id: i64,
     pub claim_key: String,
+}
+
+impl FindingRow {
+    /// The rationale people read, rendered from the typed reason.
+    pub fn rationale(&self) -> String {
+        self.reason.render()
+    }
+}
+
+impl Serialize for FindingRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Row<'a> {
+            verdict: &'a str,
+            claim: &'a serde_json::Value,
+            session: &'a serde_json::Value,
+            sources: &'a [String],
+            rationale: String,
+            reason: &'a StoredReason,
+            evidence: &'a [EvidenceBrief],
+            rule: &'a str,
+            item_key: &'a str,
+            loop_position: Option<i64>,
+            computed_at: &'a str,
+            at: Option<&'a str>,
+            #[serde(skip_serializing_if = "<[_]>::is_empty")]
+            rechecks: &'a [crate::RecheckRow],
+            session_id: i64,
+            claim_key: &'a str,
+        }
+        Row {
+            verdict: &self.verdict,
+            claim: &self.claim,
+            session: &self.session,
+            sources: &self.sources,
+            rationale: self.rationale(),
+            reason: &self.reason,
+            evidence: &self.evidence,
+            rule: &self.rule,
+            item_key: &self.item_key,
+            loop_position: self.loop_position,
+            computed_at: &self.computed_at,
+            at: self.at.as_deref(),
+            rechecks: &self.rechecks,
+            session_id: self.session_id,
+            claim_key: &self.claim_key,
+        }
+        .serialize(serializer)
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -194,87 +277,12 @@ fn short(s: &str, n: usize) -> String {
     format!("{}…", &s[..end])
 }
 
-/// A one-line human description of a piece of evidence.
-pub fn describe_evidence(kind: &str, payload: &serde_json::Value) -> String {
-    let s = |k: &str| payload.get(k).and_then(|v| v.as_str()).unwrap_or("");
-    let n = |k: &str| payload.get(k).and_then(|v| v.as_i64());
-    match kind {
-        "exit_code" => match n("exit_code") {
-            Some(code) => format!("`{}` exited {code}", short(s("command"), 80)),
-            None => format!("`{}` (no exit status recorded)", short(s("command"), 80)),
-        },
-        "test_summary" => format!(
-            "{} summary: {} passed, {} failed{}",
-            s("runner"),
-            n("passed")
-                .map(|v| v.to_string())
-                .unwrap_or_else(|| "?".into()),
-            n("failed")
-                .map(|v| v.to_string())
-                .unwrap_or_else(|| "?".into()),
-            if payload.get("filtered").and_then(|v| v.as_bool()) == Some(true) {
-                " (filtered run)"
-            } else {
-                ""
-            }
-        ),
-        "file_diff" => format!(
-            "{} {} {}",
-            s("tool"),
-            if payload.get("succeeded").and_then(|v| v.as_bool()) == Some(false) {
-                "failed on"
-            } else {
-                "wrote"
-            },
-            s("path")
-        ),
-        "git_outcome" => {
-            let sha = s("sha");
-            format!(
-                "git {}{}",
-                s("outcome").replace('_', " "),
-                if sha.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {sha}")
-                }
-            )
-        }
-        "tool_result" => format!(
-            "{} {}",
-            s("tool"),
-            if payload.get("failed").and_then(|v| v.as_bool()) == Some(true) {
-                "failed"
-            } else {
-                "succeeded"
-            }
-        ),
-        "process_observation" => format!(
-            "fornax ran `{}`: exit {}",
-            payload
-                .get("argv")
-                .and_then(|v| v.as_array())
-                .map(|a| a
-                    .iter()
-                    .filter_map(|x| x.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "))
-                .unwrap_or_default(),
-            n("exit_code")
-                .map(|v| v.to_string())
-                .unwrap_or_else(|| "?".into())
-        ),
-        "git_commit_check" => format!(
-            "commit {} {} in {}",
-            s("sha"),
-            if payload.get("exists").and_then(|v| v.as_bool()) == Some(true) {
-                "exists"
-            } else {
-                "not found"
-            },
-            s("repository")
-        ),
-        other => other.to_string(),
+/// A one-line human description of a stored piece of evidence (its kind's name and the JSON
+/// of its payload), or why it cannot be read.
+pub fn describe_evidence(kind: &str, payload: &str) -> String {
+    match EvidencePayload::from_parts(kind, payload) {
+        Ok(p) => p.describe(),
+        Err(e) => format!("unreadable evidence: {e}"),
     }
 }
 
@@ -412,9 +420,28 @@ impl Store {
             ..FamilyData::default()
         };
         for id in ids {
-            let sref = self.session_ref(id)?;
-            let (items, deferred) = self.items_of(id, &sref, lean)?;
+            let (sref, parent, cwd) = self.conn.query_row(
+                "SELECT provider, native_id, parent_native_id, cwd FROM session WHERE id = ?1",
+                [id],
+                |r| {
+                    let provider = Provider::parse(&r.get::<_, String>(0)?);
+                    let parent = r
+                        .get::<_, Option<String>>(2)?
+                        .map(|p| SessionRef::new(provider.clone(), p));
+                    Ok((
+                        SessionRef::new(provider, r.get::<_, String>(1)?),
+                        parent,
+                        r.get::<_, Option<String>>(3)?,
+                    ))
+                },
+            )?;
+            if id == root {
+                data.root_cwd = cwd;
+            }
+            data.members.push((sref.clone(), parent));
+            let (items, deferred, seqs) = self.items_of(id, &sref, lean)?;
             data.items.push(items);
+            data.item_seqs.push(seqs);
             if lean {
                 data.deferred_texts.push(deferred);
             }
@@ -450,14 +477,29 @@ impl Store {
                     at,
                     records,
                 ) = row?;
+                let payload = match EvidencePayload::from_parts(&kind, &payload) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        data.unreadable_evidence
+                            .push(format!("session {}: evidence {key}: {e}", sref.native_id));
+                        continue;
+                    }
+                };
+                let source = match serde_json::from_str(&source) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        data.unreadable_evidence.push(format!(
+                            "session {}: evidence {key}: source: {e}",
+                            sref.native_id
+                        ));
+                        continue;
+                    }
+                };
                 let evidence = Evidence {
                     id: key,
                     session: sref.clone(),
-                    kind: serde_json::from_value(serde_json::Value::String(kind))
-                        .map_err(json_err("evidence kind"))?,
-                    payload: serde_json::from_str(&payload)
-                        .map_err(json_err("evidence payload"))?,
-                    source: serde_json::from_str(&source).map_err(json_err("evidence source"))?,
+                    payload,
+                    source,
                     provenance,
                     extension: match extension {
                         Some(x) => serde_json::from_str(&x).ok(),
@@ -495,11 +537,12 @@ impl Store {
         session_id: i64,
         sref: &SessionRef,
         lean: bool,
-    ) -> Result<(Vec<Item>, Vec<Option<i64>>), StoreError> {
+    ) -> Result<(Vec<Item>, Vec<Option<i64>>, Vec<i64>), StoreError> {
         self.items_range(session_id, sref, lean, 0, -1)
     }
 
-    /// [`Store::items_of`] for `limit` items from the `offset`-th on (`limit` -1: all).
+    /// [`Store::items_of`] for `limit` items from the `offset`-th on (`limit` -1: all), with
+    /// each item's deferred text id and its sequence number.
     #[allow(clippy::type_complexity)]
     pub(crate) fn items_range(
         &self,
@@ -508,9 +551,9 @@ impl Store {
         lean: bool,
         offset: i64,
         limit: i64,
-    ) -> Result<(Vec<Item>, Vec<Option<i64>>), StoreError> {
+    ) -> Result<(Vec<Item>, Vec<Option<i64>>, Vec<i64>), StoreError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT item.id, item.key, item.loop_position, item.at, item.role, item.strength,
+            "SELECT item.seq, item.key, item.loop_position, item.at, item.role, item.strength,
                     item.value,
                     CASE WHEN ?2 AND item.kind IN ('tool_output', 'reasoning') THEN NULL
                          ELSE text.body END,
@@ -528,8 +571,10 @@ impl Store {
         let count = (count - offset).max(0);
         let count = usize::try_from(if limit < 0 { count } else { count.min(limit) }).unwrap_or(0);
         let mut deferred = Vec::with_capacity(count);
+        let mut seqs = Vec::with_capacity(count);
         let rows = stmt.query_map(params![session_id, lean, offset, limit], |r| {
             Ok((
+                r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
                 r.get::<_, Option<u32>>(2)?,
                 r.get::<_, Option<String>>(3)?,
@@ -543,9 +588,10 @@ impl Store {
         })?;
         let mut items = Vec::with_capacity(count);
         for row in rows {
-            let (key, loop_position, at, role, strength, value, text, witnesses, deferred_id) =
+            let (seq, key, loop_position, at, role, strength, value, text, witnesses, deferred_id) =
                 row?;
             deferred.push(deferred_id);
+            seqs.push(seq);
             let mut value: SemanticValue =
                 serde_json::from_str(&value).map_err(json_err("item value"))?;
             if let Some(t) = text {
@@ -577,16 +623,16 @@ impl Store {
                 records,
             });
         }
-        Ok((items, deferred))
+        Ok((items, deferred, seqs))
     }
 
-    /// Replaces a family's derived evidence and claims, and appends findings that changed.
+    /// Writes a family's verification in one transaction: replaces its derived evidence and
+    /// claims, keeps the host-observed evidence it made (lookups of claimed commits), appends
+    /// the findings that changed, and clears the family's pending mark.
     pub fn write_verification(
         &mut self,
         family: &[i64],
-        evidence: &[Redacted<Evidence>],
-        claims: &[Redacted<Claim>],
-        findings: &[Redacted<Finding>],
+        write: &VerificationWrite<'_>,
         now: &str,
     ) -> Result<usize, StoreError> {
         let tx = self.conn.transaction()?;
@@ -597,6 +643,7 @@ impl Store {
                 [id],
             )?;
             tx.execute("DELETE FROM claim WHERE session_id = ?1", [id])?;
+            tx.execute("DELETE FROM verify_pending WHERE session_id = ?1", [id])?;
             let sref: SessionRef = tx.query_row(
                 "SELECT provider, native_id FROM session WHERE id = ?1",
                 [id],
@@ -609,33 +656,47 @@ impl Store {
             )?;
             ids.insert(sref, id);
         }
-        for e in evidence {
+        for e in write.derived {
             if let Some(&sid) = ids.get(&e.session) {
                 write_evidence(&tx, sid, e, true, None)?;
             }
         }
-        for c in claims {
+        for e in write.host {
+            if let Some(&sid) = ids.get(&e.session) {
+                write_evidence(&tx, sid, e, false, None)?;
+            }
+        }
+        for c in write.claims {
             let Some(&sid) = ids.get(&c.session) else {
                 continue;
             };
             let target = serde_json::to_string(&c.target).map_err(json_err("claim target"))?;
+            let assertion = serde_json::to_string(&Assertion {
+                scope: &c.scope,
+                quantity: &c.quantity,
+                actor: &c.actor,
+            })
+            .map_err(json_err("claim assertion"))?;
             tx.prepare_cached(
-                "INSERT INTO claim (session_id, claim_key, item_key, loop_position, subject, text, target, at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-                 ON CONFLICT(session_id, claim_key) DO UPDATE SET text = excluded.text",
+                "INSERT INTO claim (session_id, claim_key, item_key, loop_position, subject, text, target, at, assertion)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                 ON CONFLICT(session_id, claim_key) DO UPDATE SET text = excluded.text,
+                     target = excluded.target, assertion = excluded.assertion",
             )?
-            .execute(params![sid, c.id, c.item_key, c.loop_position, c.subject.as_str(), c.text, target, c.at])?;
+            .execute(params![sid, c.id, c.item_key, c.loop_position, c.subject.as_str(), c.text, target, c.at, assertion])?;
         }
         let mut appended = 0;
-        for f in findings {
+        for f in write.findings {
             let Some(&sid) = ids.get(&f.session) else {
                 continue;
             };
             let evidence_json =
                 serde_json::to_string(&f.evidence).map_err(json_err("finding evidence"))?;
-            let latest: Option<(String, String, String)> = tx
+            let reason_json =
+                serde_json::to_string(&f.reason).map_err(json_err("finding reason"))?;
+            let latest: Option<(String, Option<String>, String)> = tx
                 .prepare_cached(
-                    "SELECT verdict, rationale, evidence FROM finding
+                    "SELECT verdict, reason, evidence FROM finding
                      WHERE session_id = ?1 AND claim_key = ?2 ORDER BY id DESC LIMIT 1",
                 )?
                 .query_row(params![sid, f.claim_id], |r| {
@@ -643,19 +704,33 @@ impl Store {
                 })
                 .optional()?;
             let unchanged = latest.as_ref().is_some_and(|(v, r, e)| {
-                v == f.verdict.as_str() && r == &f.rationale && e == &evidence_json
+                v == f.verdict.as_str()
+                    && r.as_deref() == Some(reason_json.as_str())
+                    && e == &evidence_json
             });
             if !unchanged {
                 tx.prepare_cached(
-                    "INSERT INTO finding (session_id, claim_key, verdict, rationale, evidence, rule, computed_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    "INSERT INTO finding (session_id, claim_key, verdict, rationale, evidence, rule, computed_at, reason)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 )?
-                .execute(params![sid, f.claim_id, f.verdict.as_str(), f.rationale, evidence_json, f.rule, now])?;
+                .execute(params![sid, f.claim_id, f.verdict.as_str(), f.rationale(), evidence_json, f.rule, now, reason_json])?;
                 appended += 1;
             }
         }
         tx.commit()?;
         Ok(appended)
+    }
+
+    /// Sessions whose claims are owed a judgement: changed by a source since their family was
+    /// last verified (or never verified).
+    pub fn pending_verification(&self) -> Result<Vec<i64>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT session_id FROM verify_pending ORDER BY session_id")?;
+        let ids = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(ids)
     }
 
     /// Adds host-observed evidence (a capability run, a repository lookup) to a session
@@ -674,6 +749,11 @@ impl Store {
             .optional()?
             .ok_or_else(|| StoreError::NoSuchSession(evidence.session.native_id.clone()))?;
         write_evidence(&self.conn, sid, evidence, false, None)?;
+        // New evidence changes what the session's claims rest on: they are owed a judgement.
+        self.conn.execute(
+            "INSERT OR IGNORE INTO verify_pending (session_id) VALUES (?1)",
+            [sid],
+        )?;
         Ok(sid)
     }
 
@@ -803,7 +883,7 @@ impl Store {
         let sql = format!(
             "SELECT f.verdict, f.rationale, f.evidence, f.rule, f.computed_at, c.text, c.subject,
                     c.target, c.item_key, c.loop_position, c.at, s.provider, s.native_id, s.id,
-                    f.session_id, f.claim_key
+                    f.session_id, f.claim_key, f.reason, c.assertion
              FROM current_finding f
              JOIN claim c ON c.session_id = f.session_id AND c.claim_key = f.claim_key
              JOIN session s ON s.id = f.session_id WHERE 1 = 1{conditions} {tail}"
@@ -826,6 +906,8 @@ impl Store {
                 r.get::<_, String>(12)?,
                 r.get::<_, i64>(13)?,
                 r.get::<_, String>(15)?,
+                r.get::<_, Option<String>>(16)?,
+                r.get::<_, Option<String>>(17)?,
             ))
         })?;
         let mut out = Vec::new();
@@ -848,7 +930,16 @@ impl Store {
                 native_id,
                 sid,
                 claim_key,
+                reason,
+                assertion,
             ) = row?;
+            // A reason this release cannot read (written by a newer one) keeps its sentence.
+            let reason = match reason.as_deref().map(serde_json::from_str::<Reason>) {
+                Some(Ok(reason)) => StoredReason::Typed {
+                    reason: Box::new(reason),
+                },
+                _ => StoredReason::Legacy { rationale },
+            };
             let ids: Vec<String> = serde_json::from_str(&evidence).unwrap_or_default();
             let mut briefs = Vec::new();
             for eid in ids {
@@ -865,9 +956,7 @@ impl Store {
                     .optional()?;
                 let (kind, description) = match found {
                     Some((kind, payload)) => {
-                        let p: serde_json::Value =
-                            serde_json::from_str(&payload).unwrap_or_default();
-                        let d = describe_evidence(&kind, &p);
+                        let d = describe_evidence(&kind, &payload);
                         (kind, d)
                     }
                     None => ("unknown".into(), "evidence no longer stored".into()),
@@ -889,6 +978,15 @@ impl Store {
                 );
             }
             let target: serde_json::Value = serde_json::from_str(&target).unwrap_or_default();
+            let mut claim = serde_json::json!({"text": text, "subject": subject, "target": target});
+            if let Some(serde_json::Value::Object(a)) = assertion
+                .as_deref()
+                .and_then(|a| serde_json::from_str::<serde_json::Value>(a).ok())
+            {
+                for (k, v) in a {
+                    claim[k] = v;
+                }
+            }
             if let std::collections::hash_map::Entry::Vacant(e) = rechecks_cache.entry(sid) {
                 e.insert(self.rechecks(sid)?);
             }
@@ -903,10 +1001,10 @@ impl Store {
                 .unwrap_or_default();
             out.push(FindingRow {
                 verdict,
-                claim: serde_json::json!({"text": text, "subject": subject, "target": target}),
+                claim,
                 session: serde_json::json!({"provider": provider, "native_id": native_id}),
                 sources: sources_cache.get(&sid).cloned().unwrap_or_default(),
-                rationale,
+                reason,
                 evidence: briefs,
                 rule,
                 item_key,

@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::StoreError;
 
 /// Every migration, in order. Index `i` migrates version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
@@ -321,6 +321,23 @@ CREATE TABLE usage (
 );
 CREATE INDEX usage_by_at ON usage(at);
 CREATE INDEX usage_by_session ON usage(session_id);
+"#;
+
+// Typed judgement rows and resumable verification.
+//
+// `claim.assertion` keeps what a claim asserts beyond its target (scope, quantity, actor) and
+// `finding.reason` the typed reason its rationale is rendered from; rows a release before them
+// wrote keep NULL there and their stored sentence in `finding.rationale`.
+//
+// `verify_pending` holds the sessions whose claims are owed a judgement: a source's transaction
+// adds the sessions it touched, and the verification write that judged a family removes them in
+// its own transaction, so a pass that dies in between leaves them for the next pass. Every
+// session is owed one now: the verifier that reads these rows is new.
+const V7: &str = r#"
+ALTER TABLE claim ADD COLUMN assertion TEXT;
+ALTER TABLE finding ADD COLUMN reason TEXT;
+CREATE TABLE verify_pending (session_id INTEGER PRIMARY KEY);
+INSERT INTO verify_pending (session_id) SELECT id FROM session;
 "#;
 
 /// Brings the schema to [`SCHEMA_VERSION`]. Callers hold the store-writer lock; each step also

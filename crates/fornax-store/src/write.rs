@@ -751,6 +751,13 @@ impl<'c> SourceWriter<'c> {
         defects: u64,
         now: &str,
     ) -> Result<WriteSummary, StoreError> {
+        // The sessions this source changed are owed a judgement, committed with the data: a
+        // pass that dies before verifying them leaves them for the next one.
+        for sid in &self.summary.touched_sessions {
+            self.tx
+                .prepare_cached("INSERT OR IGNORE INTO verify_pending (session_id) VALUES (?1)")?
+                .execute([sid])?;
+        }
         for (sid, at) in &self.last_activity {
             self.tx
                 .prepare_cached(
@@ -797,8 +804,10 @@ pub(crate) fn write_evidence(
     derived: bool,
     source_id: Option<i64>,
 ) -> Result<(), StoreError> {
-    let payload =
-        serde_json::to_string(&e.payload).map_err(|er| StoreError::json("evidence payload", er))?;
+    let payload = e
+        .payload
+        .content_json()
+        .map_err(|er| StoreError::json("evidence payload", er))?;
     let source =
         serde_json::to_string(&e.source).map_err(|er| StoreError::json("evidence source", er))?;
     let trust = serde_json::to_value(e.source.trust_class)
@@ -832,7 +841,7 @@ pub(crate) fn write_evidence(
     .execute(params![
         session_id,
         e.id,
-        e.kind.as_str(),
+        e.kind().as_str(),
         payload,
         source,
         trust,

@@ -1,7 +1,9 @@
 //! The store on a real SQLite file.
 
 use fornax_redact::{Redactable, Redacted, RedactionCounts, Redactor};
-use fornax_store::{FindingFilter, QueryLimits, SourceCursor, SourceSpec, Store, StoreError};
+use fornax_store::{
+    FindingFilter, QueryLimits, SourceCursor, SourceSpec, Store, StoreError, VerificationWrite,
+};
 use fornax_types::*;
 use serde_json::json;
 
@@ -328,49 +330,31 @@ fn findings_are_append_only_and_latest_is_current() {
         claim_id: claim.id.clone(),
         session: sref(),
         verdict: v,
-        rationale: format!("because {v}"),
+        reason: Reason::NoCommitRun,
         evidence: vec![],
         rule: "test".into(),
     };
-    assert_eq!(
+    let write = |store: &mut Store, f: Finding, at: &str| {
         store
             .write_verification(
                 &[id],
-                &[],
-                &[sealed(claim.clone())],
-                &[sealed(finding(Verdict::Unverified))],
-                "t1"
+                &VerificationWrite {
+                    derived: &[],
+                    host: &[],
+                    claims: &[sealed(claim.clone())],
+                    findings: &[sealed(f)],
+                },
+                at,
             )
-            .unwrap(),
-        1
-    );
-    assert_eq!(
-        store
-            .write_verification(
-                &[id],
-                &[],
-                &[sealed(claim.clone())],
-                &[sealed(finding(Verdict::Unverified))],
-                "t2"
-            )
-            .unwrap(),
-        0
-    );
-    assert_eq!(
-        store
-            .write_verification(
-                &[id],
-                &[],
-                &[sealed(claim.clone())],
-                &[sealed(finding(Verdict::Contradicted))],
-                "t3"
-            )
-            .unwrap(),
-        1
-    );
+            .unwrap()
+    };
+    assert_eq!(write(&mut store, finding(Verdict::Unverified), "t1"), 1);
+    assert_eq!(write(&mut store, finding(Verdict::Unverified), "t2"), 0);
+    assert_eq!(write(&mut store, finding(Verdict::Contradicted), "t3"), 1);
     let current = store.findings(&FindingFilter::default()).unwrap();
     assert_eq!(current.len(), 1);
     assert_eq!(current[0].verdict, "CONTRADICTED");
+    assert_eq!(current[0].rationale(), Reason::NoCommitRun.render());
     let r = store
         .query("SELECT COUNT(*) FROM finding", QueryLimits::default())
         .unwrap();

@@ -1,10 +1,11 @@
 //! Evidence: what was observed, in a closed canonical shape, with its provenance.
 //!
-//! Every [`Evidence`] has an [`EvidenceKind`] and a payload that must validate against that
-//! kind's closed struct (`deny_unknown_fields`), see [`validate_canonical_payload`]. Provider
-//! specific data that fits no kind rides in an [`ExtensionEnvelope`](crate::ExtensionEnvelope).
+//! Every [`Evidence`] carries an [`EvidencePayload`]: a closed enum with one struct per
+//! [`EvidenceKind`], each rejecting unknown fields. The payload is typed from the moment a
+//! producer makes it to the moment a verifier reads it; it is only serialized at the edges (the
+//! wire, the store), where [`EvidencePayload::from_parts`] reads it back once. Provider specific
+//! data that fits no kind rides in an [`ExtensionEnvelope`](crate::ExtensionEnvelope).
 
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::canonical::EvidenceStrength;
@@ -56,6 +57,10 @@ impl EvidenceKind {
             EvidenceKind::GitCommitCheck => "git_commit_check",
             EvidenceKind::TranscriptExcerpt => "transcript_excerpt",
         }
+    }
+
+    pub fn parse(name: &str) -> Option<EvidenceKind> {
+        EvidenceKind::ALL.into_iter().find(|k| k.as_str() == name)
     }
 }
 
@@ -169,6 +174,9 @@ pub enum GitOutcomeKind {
     CommitCreated,
     NothingToCommit,
     CommitFailed,
+    /// A commit shown by `git log`, `git show` or `git branch -v`: it exists in the repository,
+    /// whoever made it.
+    CommitListed,
     PushUpdated,
     PushRejected,
     PushUpToDate,
@@ -190,6 +198,9 @@ pub struct GitOutcomePayload {
     pub branch: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remote: Option<String>,
+    /// The commit's subject line, when the output shows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -239,41 +250,260 @@ pub struct TranscriptExcerptPayload {
     pub text: String,
 }
 
-/// A payload that does not match its kind's canonical shape.
+/// The content of a piece of evidence: one closed shape per [`EvidenceKind`].
+///
+/// On the wire and in JSON it is `"kind": "<kind>", "payload": {...}`, flattened into the
+/// [`Evidence`] that carries it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "payload", rename_all = "snake_case")]
+pub enum EvidencePayload {
+    ExitCode(ExitCodePayload),
+    TestSummary(TestSummaryPayload),
+    FileDiff(FileDiffPayload),
+    GitOutcome(GitOutcomePayload),
+    ToolResult(ToolResultPayload),
+    ProcessObservation(ProcessObservationPayload),
+    GitCommitCheck(GitCommitCheckPayload),
+    TranscriptExcerpt(TranscriptExcerptPayload),
+}
+
+/// A stored or received payload that does not match its kind's canonical shape.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("payload is not a canonical {kind} payload: {message}")]
 pub struct PayloadError {
-    pub kind: &'static str,
+    pub kind: String,
     pub message: String,
 }
 
-fn check<T: DeserializeOwned>(
-    kind: EvidenceKind,
-    payload: &serde_json::Value,
-) -> Result<(), PayloadError> {
-    T::deserialize(payload)
-        .map(|_| ())
-        .map_err(|e| PayloadError {
-            kind: kind.as_str(),
-            message: e.to_string(),
-        })
+fn parse<T: serde::de::DeserializeOwned>(kind: &str, content: &str) -> Result<T, PayloadError> {
+    serde_json::from_str(content).map_err(|e| PayloadError {
+        kind: kind.to_string(),
+        message: e.to_string(),
+    })
 }
 
-/// Checks that `payload` is exactly the closed shape of `kind`.
-pub fn validate_canonical_payload(
-    kind: EvidenceKind,
-    payload: &serde_json::Value,
-) -> Result<(), PayloadError> {
-    match kind {
-        EvidenceKind::ExitCode => check::<ExitCodePayload>(kind, payload),
-        EvidenceKind::TestSummary => check::<TestSummaryPayload>(kind, payload),
-        EvidenceKind::FileDiff => check::<FileDiffPayload>(kind, payload),
-        EvidenceKind::GitOutcome => check::<GitOutcomePayload>(kind, payload),
-        EvidenceKind::ToolResult => check::<ToolResultPayload>(kind, payload),
-        EvidenceKind::ProcessObservation => check::<ProcessObservationPayload>(kind, payload),
-        EvidenceKind::GitCommitCheck => check::<GitCommitCheckPayload>(kind, payload),
-        EvidenceKind::TranscriptExcerpt => check::<TranscriptExcerptPayload>(kind, payload),
+impl EvidencePayload {
+    pub fn kind(&self) -> EvidenceKind {
+        match self {
+            EvidencePayload::ExitCode(_) => EvidenceKind::ExitCode,
+            EvidencePayload::TestSummary(_) => EvidenceKind::TestSummary,
+            EvidencePayload::FileDiff(_) => EvidenceKind::FileDiff,
+            EvidencePayload::GitOutcome(_) => EvidenceKind::GitOutcome,
+            EvidencePayload::ToolResult(_) => EvidenceKind::ToolResult,
+            EvidencePayload::ProcessObservation(_) => EvidenceKind::ProcessObservation,
+            EvidencePayload::GitCommitCheck(_) => EvidenceKind::GitCommitCheck,
+            EvidencePayload::TranscriptExcerpt(_) => EvidenceKind::TranscriptExcerpt,
+        }
     }
+
+    /// The runtime's id of the call the evidence is about, when it names one.
+    pub fn call_id(&self) -> Option<&str> {
+        match self {
+            EvidencePayload::ExitCode(p) => p.call_id.as_deref(),
+            EvidencePayload::TestSummary(p) => p.call_id.as_deref(),
+            EvidencePayload::FileDiff(p) => p.call_id.as_deref(),
+            EvidencePayload::GitOutcome(p) => p.call_id.as_deref(),
+            EvidencePayload::ToolResult(p) => p.call_id.as_deref(),
+            EvidencePayload::ProcessObservation(_)
+            | EvidencePayload::GitCommitCheck(_)
+            | EvidencePayload::TranscriptExcerpt(_) => None,
+        }
+    }
+
+    pub fn exit_code(&self) -> Option<&ExitCodePayload> {
+        match self {
+            EvidencePayload::ExitCode(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    pub fn test_summary(&self) -> Option<&TestSummaryPayload> {
+        match self {
+            EvidencePayload::TestSummary(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    pub fn file_diff(&self) -> Option<&FileDiffPayload> {
+        match self {
+            EvidencePayload::FileDiff(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    pub fn git_outcome(&self) -> Option<&GitOutcomePayload> {
+        match self {
+            EvidencePayload::GitOutcome(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    pub fn process_observation(&self) -> Option<&ProcessObservationPayload> {
+        match self {
+            EvidencePayload::ProcessObservation(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    pub fn git_commit_check(&self) -> Option<&GitCommitCheckPayload> {
+        match self {
+            EvidencePayload::GitCommitCheck(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Reads a payload kept as its kind's name and the JSON of its content (a store row).
+    /// An unknown kind or a content that is not exactly that kind's shape is an error.
+    pub fn from_parts(kind: &str, content: &str) -> Result<Self, PayloadError> {
+        let kind_name = kind;
+        let Some(kind) = EvidenceKind::parse(kind) else {
+            return Err(PayloadError {
+                kind: kind_name.to_string(),
+                message: "unknown evidence kind".to_string(),
+            });
+        };
+        Ok(match kind {
+            EvidenceKind::ExitCode => EvidencePayload::ExitCode(parse(kind_name, content)?),
+            EvidenceKind::TestSummary => EvidencePayload::TestSummary(parse(kind_name, content)?),
+            EvidenceKind::FileDiff => EvidencePayload::FileDiff(parse(kind_name, content)?),
+            EvidenceKind::GitOutcome => EvidencePayload::GitOutcome(parse(kind_name, content)?),
+            EvidenceKind::ToolResult => EvidencePayload::ToolResult(parse(kind_name, content)?),
+            EvidenceKind::ProcessObservation => {
+                EvidencePayload::ProcessObservation(parse(kind_name, content)?)
+            }
+            EvidenceKind::GitCommitCheck => {
+                EvidencePayload::GitCommitCheck(parse(kind_name, content)?)
+            }
+            EvidenceKind::TranscriptExcerpt => {
+                EvidencePayload::TranscriptExcerpt(parse(kind_name, content)?)
+            }
+        })
+    }
+
+    /// The JSON of the content alone (what [`EvidencePayload::from_parts`] reads back).
+    pub fn content_json(&self) -> Result<String, serde_json::Error> {
+        match self {
+            EvidencePayload::ExitCode(p) => serde_json::to_string(p),
+            EvidencePayload::TestSummary(p) => serde_json::to_string(p),
+            EvidencePayload::FileDiff(p) => serde_json::to_string(p),
+            EvidencePayload::GitOutcome(p) => serde_json::to_string(p),
+            EvidencePayload::ToolResult(p) => serde_json::to_string(p),
+            EvidencePayload::ProcessObservation(p) => serde_json::to_string(p),
+            EvidencePayload::GitCommitCheck(p) => serde_json::to_string(p),
+            EvidencePayload::TranscriptExcerpt(p) => serde_json::to_string(p),
+        }
+    }
+
+    /// Every free-text field of the payload, for the redaction boundary. Identifiers (call
+    /// ids, shas), enums and numbers are not text.
+    pub fn texts_mut(&mut self) -> Vec<&mut String> {
+        fn opt(v: &mut Option<String>) -> impl Iterator<Item = &mut String> {
+            v.as_mut().into_iter()
+        }
+        match self {
+            EvidencePayload::ExitCode(p) => std::iter::once(&mut p.command)
+                .chain(opt(&mut p.cwd))
+                .collect(),
+            EvidencePayload::TestSummary(p) => opt(&mut p.command).collect(),
+            EvidencePayload::FileDiff(p) => std::iter::once(&mut p.path)
+                .chain(std::iter::once(&mut p.tool))
+                .chain(opt(&mut p.error))
+                .collect(),
+            EvidencePayload::GitOutcome(p) => opt(&mut p.command)
+                .chain(opt(&mut p.branch))
+                .chain(opt(&mut p.remote))
+                .chain(opt(&mut p.summary))
+                .collect(),
+            EvidencePayload::ToolResult(p) => std::iter::once(&mut p.tool)
+                .chain(opt(&mut p.error))
+                .collect(),
+            EvidencePayload::ProcessObservation(p) => {
+                p.argv.iter_mut().chain(opt(&mut p.cwd)).collect()
+            }
+            EvidencePayload::GitCommitCheck(p) => std::iter::once(&mut p.repository)
+                .chain(opt(&mut p.summary))
+                .collect(),
+            EvidencePayload::TranscriptExcerpt(p) => vec![&mut p.text],
+        }
+    }
+
+    /// A one-line description for people (`` `cargo test` exited 101 ``, `pytest summary: 40
+    /// passed, 1 failed`, `Edit wrote src/a.rs`).
+    pub fn describe(&self) -> String {
+        fn count(v: Option<u64>) -> String {
+            v.map_or_else(|| "?".to_string(), |n| n.to_string())
+        }
+        match self {
+            EvidencePayload::ExitCode(p) => match p.exit_code {
+                Some(code) => format!("`{}` exited {code}", short(&p.command, 80)),
+                None => format!("`{}` (no exit status recorded)", short(&p.command, 80)),
+            },
+            EvidencePayload::TestSummary(p) => format!(
+                "{} summary: {} passed, {} failed{}",
+                p.runner,
+                count(p.passed),
+                count(p.failed),
+                if p.filtered == Some(true) {
+                    " (filtered run)"
+                } else {
+                    ""
+                }
+            ),
+            EvidencePayload::FileDiff(p) => format!(
+                "{} {} {}",
+                p.tool,
+                match (p.succeeded, p.operation) {
+                    (false, _) => "failed on",
+                    (true, FileOperation::Delete) => "deleted",
+                    (true, _) => "wrote",
+                },
+                p.path
+            ),
+            EvidencePayload::GitOutcome(p) => {
+                let what = match p.outcome {
+                    GitOutcomeKind::CommitCreated => "commit created",
+                    GitOutcomeKind::NothingToCommit => "nothing to commit",
+                    GitOutcomeKind::CommitFailed => "commit failed",
+                    GitOutcomeKind::CommitListed => "commit listed",
+                    GitOutcomeKind::PushUpdated => "push updated",
+                    GitOutcomeKind::PushRejected => "push rejected",
+                    GitOutcomeKind::PushUpToDate => "push up to date",
+                    GitOutcomeKind::PushFailed => "push failed",
+                };
+                match &p.sha {
+                    Some(sha) => format!("git {what} {sha}"),
+                    None => format!("git {what}"),
+                }
+            }
+            EvidencePayload::ToolResult(p) => format!(
+                "{} {}",
+                p.tool,
+                if p.failed { "failed" } else { "succeeded" }
+            ),
+            EvidencePayload::ProcessObservation(p) => format!(
+                "fornax ran `{}`: exit {}",
+                short(&p.argv.join(" "), 80),
+                p.exit_code
+                    .map_or_else(|| "?".to_string(), |c| c.to_string())
+            ),
+            EvidencePayload::GitCommitCheck(p) => format!(
+                "commit {} {} in {}",
+                p.sha,
+                if p.exists { "exists" } else { "not found" },
+                p.repository
+            ),
+            EvidencePayload::TranscriptExcerpt(p) => format!("excerpt: {}", short(&p.text, 80)),
+        }
+    }
+}
+
+fn short(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(n).collect();
+    out.push('…');
+    out
 }
 
 /// How far to trust a piece of evidence.
@@ -422,8 +652,9 @@ pub struct Evidence {
     /// evidence replaces rather than duplicates it).
     pub id: String,
     pub session: SessionRef,
-    pub kind: EvidenceKind,
-    pub payload: serde_json::Value,
+    /// What was observed: `"kind"` and `"payload"` in JSON.
+    #[serde(flatten)]
+    pub payload: EvidencePayload,
     #[serde(default = "EvidenceSource::pre_provenance")]
     pub source: EvidenceSource,
     /// A short breadcrumb: `provider:adapter_version:native_discriminator`.
@@ -445,13 +676,8 @@ pub struct Evidence {
 }
 
 impl Evidence {
-    /// Parses the payload into its typed struct.
-    pub fn payload_as<T: DeserializeOwned>(&self) -> Option<T> {
-        T::deserialize(&self.payload).ok()
-    }
-
-    pub fn validate(&self) -> Result<(), PayloadError> {
-        validate_canonical_payload(self.kind, &self.payload)
+    pub fn kind(&self) -> EvidenceKind {
+        self.payload.kind()
     }
 }
 
@@ -462,17 +688,52 @@ mod tests {
 
     #[test]
     fn payloads_are_closed() {
-        let ok = json!({"command": "cargo test", "exit_code": 0, "strength": "structural"});
-        assert!(validate_canonical_payload(EvidenceKind::ExitCode, &ok).is_ok());
-        let extra = json!({"command": "cargo test", "strength": "structural", "vibes": 1});
-        let err = validate_canonical_payload(EvidenceKind::ExitCode, &extra).unwrap_err();
+        let ok = r#"{"command": "cargo test", "exit_code": 0, "strength": "structural"}"#;
+        let p = EvidencePayload::from_parts("exit_code", ok).unwrap();
+        assert_eq!(p.kind(), EvidenceKind::ExitCode);
+        let extra = r#"{"command": "cargo test", "strength": "structural", "vibes": 1}"#;
+        let err = EvidencePayload::from_parts("exit_code", extra).unwrap_err();
         assert!(err.to_string().contains("vibes"), "{err}");
-        let wrong = json!({"path": 3});
-        assert!(validate_canonical_payload(EvidenceKind::FileDiff, &wrong).is_err());
+        assert!(EvidencePayload::from_parts("file_diff", r#"{"path": 3}"#).is_err());
+        let unknown = EvidencePayload::from_parts("telepathy", "{}").unwrap_err();
+        assert_eq!(unknown.kind, "telepathy");
     }
 
     #[test]
-    fn evidence_without_source_reads_as_pre_provenance() {
+    fn parts_round_trip_for_every_kind() {
+        let payloads = [
+            EvidencePayload::ExitCode(ExitCodePayload {
+                command: "make".into(),
+                call_id: None,
+                cwd: None,
+                exit_code: Some(2),
+                strength: EvidenceStrength::Heuristic,
+                failed: Some(true),
+                interrupted: None,
+                timed_out: None,
+                duration_ms: None,
+            }),
+            EvidencePayload::FileDiff(FileDiffPayload {
+                path: "a.rs".into(),
+                operation: FileOperation::Delete,
+                succeeded: true,
+                tool: "rm".into(),
+                call_id: None,
+                error: None,
+                lines_added: None,
+                lines_removed: None,
+            }),
+            EvidencePayload::TranscriptExcerpt(TranscriptExcerptPayload { text: "x".into() }),
+        ];
+        for p in payloads {
+            let back =
+                EvidencePayload::from_parts(p.kind().as_str(), &p.content_json().unwrap()).unwrap();
+            assert_eq!(back, p);
+        }
+    }
+
+    #[test]
+    fn evidence_json_keeps_kind_and_payload_side_by_side() {
         let ev: Evidence = serde_json::from_value(json!({
             "id": "e1",
             "session": {"provider": "codex", "native_id": "s"},
@@ -483,6 +744,17 @@ mod tests {
         assert!(ev.source.is_pre_provenance());
         assert_eq!(ev.source.collection_method, CollectionMethod::PreProvenance);
         assert!(ev.source.tamper_boundary.contains("predates"));
+        assert_eq!(ev.kind(), EvidenceKind::ExitCode);
+        let back = serde_json::to_value(&ev).unwrap();
+        assert_eq!(back["kind"], "exit_code");
+        assert_eq!(back["payload"]["command"], "ls");
+        let bad = serde_json::from_value::<Evidence>(json!({
+            "id": "e1",
+            "session": {"provider": "codex", "native_id": "s"},
+            "kind": "exit_code",
+            "payload": {"command": "ls", "strength": "heuristic", "extra": true}
+        }));
+        assert!(bad.is_err());
     }
 
     #[test]

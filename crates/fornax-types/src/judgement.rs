@@ -220,14 +220,22 @@ pub struct Finding {
     pub claim_id: String,
     pub session: SessionRef,
     pub verdict: Verdict,
-    /// Why, citing the evidence (command, exit status, summary, time, freshness).
-    pub rationale: String,
+    /// Why, typed: the rule and the facts it rested on (command, exit status, summary, time,
+    /// freshness). [`Finding::rationale`] renders it.
+    pub reason: crate::reason::Reason,
     /// Ids of the evidence the verdict rests on.
     #[serde(default)]
     pub evidence: Vec<String>,
-    /// Which verifier rule decided (a stable diagnostic name).
+    /// Which verifier rule decided (a stable diagnostic name: `<subject>.<rule>`).
     #[serde(default)]
     pub rule: String,
+}
+
+impl Finding {
+    /// The rationale people read, rendered from [`Finding::reason`].
+    pub fn rationale(&self) -> String {
+        self.reason.render()
+    }
 }
 
 #[cfg(test)]

@@ -7,8 +7,9 @@
 //!   position and byte range and identified by a BLAKE3 [`Fingerprint`].
 //! * **canonical** ([`canonical`]): [`Session`], [`Loop`] and [`Item`]. Every item carries a
 //!   [`Semantic`] fact `{role, value, evidence_strength}` and cites at least one record.
-//! * **judgement** ([`capabilities`], [`evidence`], [`judgement`]): what a runtime can observe,
-//!   the evidence Fornax collected (with provenance), the claims agents made and the findings.
+//! * **judgement** ([`capabilities`], [`evidence`], [`judgement`], [`reason`]): what a runtime
+//!   can observe, the evidence Fornax collected (with provenance), the claims agents made, the
+//!   findings and the typed reasons their rationales are rendered from.
 //!
 //! The [`wire`] module defines the one versioned message type that carries all of these between
 //! processes, and [`adapter`] / [`sensor`] define the traits provider adapters and evidence
@@ -33,6 +34,7 @@ pub mod judgement;
 pub mod kit;
 pub mod physical;
 pub mod provider;
+pub mod reason;
 pub mod recheck;
 pub mod sensor;
 pub mod shell;
@@ -51,8 +53,8 @@ pub use canonical::{
 };
 pub use capabilities::{CapabilitySignal, RuntimeCapabilities, SignalAvailability, SignalClass};
 pub use evidence::{
-    validate_canonical_payload, ClockSource, CollectionMethod, Evidence, EvidenceKind,
-    EvidenceSource, Freshness, PayloadError, TrustClass,
+    ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidencePayload, EvidenceSource,
+    Freshness, PayloadError, TrustClass,
 };
 pub use extension::{ContentClass, ExtensionEnvelope, SUPPORTED_EXTENSION_SCHEMA_VERSIONS};
 pub use judgement::{
@@ -61,6 +63,7 @@ pub use judgement::{
 };
 pub use physical::{ByteRange, Fingerprint, Record, RecordRef, Source, SourceId, SourceKind};
 pub use provider::Provider;
+pub use reason::{Reason, StoredReason};
 pub use recheck::{Recheck, RecheckOutcome, RecheckTrigger};
 pub use sensor::{EvidenceSensor, SensorInput, SensorOutcome};
 pub use usage::{TokenCounts, UsageFact, UsageGroup, LONG_CONTEXT_PROMPT_TOKENS};

@@ -12,7 +12,7 @@ use crate::{Evidence, IngestMessage};
 pub trait TextVisitor {
     /// A free-text field.
     fn text(&mut self, text: &mut String);
-    /// A JSON document (tool arguments, evidence payloads, extension fields).
+    /// A JSON document (tool arguments, extension fields).
     fn json(&mut self, value: &mut serde_json::Value);
 }
 
@@ -102,7 +102,9 @@ pub fn visit_message_text(msg: &mut IngestMessage, visitor: &mut dyn TextVisitor
 
 /// Visits an evidence's payload and extension envelope (the rest are identifiers).
 pub fn visit_evidence_text(e: &mut Evidence, visitor: &mut dyn TextVisitor) {
-    visitor.json(&mut e.payload);
+    for text in e.payload.texts_mut() {
+        visitor.text(text);
+    }
     if let Some(ext) = &mut e.extension {
         visitor.json(&mut ext.fields);
         for value in ext.unknown.values_mut() {
@@ -131,7 +133,9 @@ pub fn visit_recheck_text(r: &mut crate::Recheck, visitor: &mut dyn TextVisitor)
     visitor.text(&mut r.summary);
 }
 
-/// Visits a finding's rationale.
+/// Visits the texts a finding's typed reason carries (commands, paths, output lines).
 pub fn visit_finding_text(f: &mut Finding, visitor: &mut dyn TextVisitor) {
-    visitor.text(&mut f.rationale);
+    for text in f.reason.texts_mut() {
+        visitor.text(text);
+    }
 }

@@ -48,7 +48,7 @@
 //! A [`Claim`]: `{"type":"claim","id","session","item_key","subject","text","target"}`.
 //!
 //! ## `finding`
-//! A [`Finding`]: `{"type":"finding","claim_id","session","verdict","rationale","evidence",
+//! A [`Finding`]: `{"type":"finding","claim_id","session","verdict","reason","evidence",
 //! "rule"}`.
 
 use serde::{Deserialize, Serialize};

@@ -350,6 +350,17 @@ pub fn shell_targets(command: &str, invocations: &[Invocation]) -> Vec<FileTarge
                         ));
                     }
                 }
+                // `git rm` deletes from the tree too, unless it only unstages (`--cached`) or
+                // only says what it would do (`-n`).
+                Some("rm")
+                    if !args
+                        .iter()
+                        .any(|a| *a == "--cached" || *a == "-n" || *a == "--dry-run") =>
+                {
+                    for f in args[1..].iter().filter(|a| !a.starts_with('-')) {
+                        out.push(target(&join_cwd(inv, f), FileOperation::Delete, "git rm"));
+                    }
+                }
                 Some("apply") | Some("am") | Some("stash")
                     if !args.contains(&"--check")
                         && args.get(1) != Some(&"list")
@@ -364,6 +375,30 @@ pub fn shell_targets(command: &str, invocations: &[Invocation]) -> Vec<FileTarge
         }
     }
     out.retain(|t| t.path.is_empty() || !is_scratch(&t.path));
+    out
+}
+
+/// The paths a failed `rm` names as not removed, with its reason: GNU `rm: cannot remove 'x':
+/// reason` and BSD `rm: x: reason`.
+pub fn rm_failures(output: &str) -> Vec<(String, String)> {
+    static GNU: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^rm: cannot remove '([^'\n]+)': (.+?)\s*$").expect("valid regex")
+    });
+    static BSD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^rm: ([^:'\n]+): (No such file or directory|Permission denied|Directory not empty|Is a directory|Operation not permitted|Read-only file system)\s*$")
+            .expect("valid regex")
+    });
+    let mut out: Vec<(String, String)> = GNU
+        .captures_iter(output)
+        .chain(BSD.captures_iter(output))
+        .filter_map(|c| {
+            Some((
+                c.get(1)?.as_str().to_string(),
+                c.get(2)?.as_str().to_string(),
+            ))
+        })
+        .collect();
+    out.dedup();
     out
 }
 
@@ -501,8 +536,44 @@ mod tests {
             "web/src/a.ts"
         );
         assert_eq!(shell("git checkout -- src/a.rs")[0].0, "src/a.rs");
+        assert_eq!(
+            shell("git rm -q setup.cfg docs/old.md"),
+            vec![
+                ("setup.cfg".into(), FileOperation::Delete, "git rm".into()),
+                ("docs/old.md".into(), FileOperation::Delete, "git rm".into())
+            ]
+        );
+        assert_eq!(shell("git rm --cached secrets.env"), vec![]);
+        assert_eq!(
+            shell("rm -rf dist/legacy"),
+            vec![("dist/legacy".into(), FileOperation::Delete, "rm".into())]
+        );
+        assert_eq!(
+            shell("mkdir -p docs/adr && cp notes/a.md docs/adr/0001.md")[0].0,
+            "docs/adr/0001.md"
+        );
         assert_eq!(shell("git status"), vec![]);
         assert_eq!(shell("apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: m/t.py\n@@\n-a\n+b\n*** End Patch\nPATCH")[0].0, "m/t.py");
+    }
+
+    #[test]
+    fn rm_names_what_it_could_not_remove() {
+        let gnu = "rm: cannot remove 'tests/old.json': No such file or directory\nrm: cannot remove 'vendor/a.js': Permission denied\n";
+        assert_eq!(
+            rm_failures(gnu),
+            vec![
+                (
+                    "tests/old.json".to_string(),
+                    "No such file or directory".to_string()
+                ),
+                ("vendor/a.js".to_string(), "Permission denied".to_string())
+            ]
+        );
+        assert_eq!(
+            rm_failures("rm: build: Directory not empty\n"),
+            vec![("build".to_string(), "Directory not empty".to_string())]
+        );
+        assert!(rm_failures("removed 'a'\n").is_empty());
     }
 
     #[test]

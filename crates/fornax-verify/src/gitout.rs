@@ -2,8 +2,10 @@
 //! commit, a commit that failed, a push that updated, was rejected, was already up to date or
 //! failed.
 //!
-//! Only `git commit` and `git push` invocations are read; the output decides the outcome and
-//! the command supplies what the output leaves out (the remote name of a push).
+//! Only `git commit` and `git push` invocations are read for outcomes; the output decides the
+//! outcome and the command supplies what the output leaves out (the remote name of a push).
+//! `git log` and `git show` list commits that exist, whoever made them (bounded to
+//! [`MAX_LISTED`] per output).
 
 use std::sync::LazyLock;
 
@@ -17,6 +19,8 @@ use crate::commands::{base_name, effective_invocations};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GitOp {
     Commit,
+    /// `git log`, `git show` or `git reflog`: commits listed, not made.
+    List,
     /// A push, with the remote and refspecs given on the command line (if any).
     Push {
         remote: Option<String>,
@@ -44,6 +48,7 @@ pub fn git_ops(command: &str) -> Vec<GitOp> {
         }
         match inv.argv.get(i).map(String::as_str) {
             Some("commit") => ops.push(GitOp::Commit),
+            Some("log" | "show" | "reflog") => ops.push(GitOp::List),
             Some("push") => {
                 let valued = ["-o", "--push-option", "--repo", "--receive-pack", "--exec"];
                 let mut positional = Vec::new();
@@ -92,6 +97,11 @@ static PUSH_NEW: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)^\s*\*\s+\[new (?:branch|tag|reference)\]\s+(?P<src>\S+)\s+->\s+(?P<dst>\S+)")
         .expect("valid regex")
 });
+/// `git log --oneline` lines (`4e1a9c2 (HEAD -> main) fix: x`) and full `commit <sha>` headers.
+static LISTED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^(?:commit (?P<full>[0-9a-f]{40})\b.*|\*?\s*(?P<short>[0-9a-f]{7,40})(?: \([^)\n]*\))? (?P<summary>\S.*?))\s*$")
+        .expect("valid regex")
+});
 static PUSH_TO: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?m)^To (\S+)").expect("valid regex"));
 static UP_TO_DATE: LazyLock<Regex> =
@@ -126,6 +136,10 @@ pub fn parse_all(command: &str, output: &str) -> Vec<GitOutcomePayload> {
                 }
                 next_commit += 1;
             }
+            GitOp::List => out.extend(listed_commits(output).into_iter().map(|mut o| {
+                o.command = Some(command.to_string());
+                o
+            })),
             GitOp::Push { remote, refspecs } => {
                 if let Some(o) = pushes.get(next_push) {
                     let mut o = o.clone();
@@ -155,7 +169,35 @@ fn payload(outcome: GitOutcomeKind) -> GitOutcomePayload {
         sha: None,
         branch: None,
         remote: None,
+        summary: None,
     }
+}
+
+/// How many listed commits one output contributes.
+pub const MAX_LISTED: usize = 32;
+
+/// Commits a `git log` / `git show` output lists, in output order.
+fn listed_commits(output: &str) -> Vec<GitOutcomePayload> {
+    let mut out: Vec<GitOutcomePayload> = Vec::new();
+    for c in LISTED.captures_iter(output) {
+        if out.len() == MAX_LISTED {
+            break;
+        }
+        let sha = c.name("full").or_else(|| c.name("short"));
+        let Some(sha) = sha.map(|m| m.as_str().to_string()) else {
+            continue;
+        };
+        if out.iter().any(|o| o.sha.as_deref() == Some(sha.as_str())) {
+            continue;
+        }
+        let mut p = payload(GitOutcomeKind::CommitListed);
+        p.sha = Some(sha);
+        p.summary = c
+            .name("summary")
+            .map(|m| m.as_str().chars().take(200).collect());
+        out.push(p);
+    }
+    out
 }
 
 /// Commit outcomes in the order the output shows them.
@@ -191,6 +233,7 @@ fn push_events(output: &str) -> Vec<GitOutcomePayload> {
         sha: sha.map(str::to_string),
         branch: branch.map(str::to_string),
         remote: remote_url.clone(),
+        summary: None,
     };
     let at = |c: &regex::Captures<'_>| c.get(0).map_or(0, |m| m.start());
     let name = |c: &regex::Captures<'_>, n: &str| c.name(n).map(|m| m.as_str().to_string());
@@ -255,6 +298,26 @@ pub fn sha_matches(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn log_and_show_list_commits() {
+        let log = "4e1a9c2 (HEAD -> fix/x, origin/fix/x) fix(parser): empty input\nb7d0e13 chore: bump serde\n";
+        let got = parse_all("git log --oneline -2", log);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].outcome, GitOutcomeKind::CommitListed);
+        assert_eq!(got[0].sha.as_deref(), Some("4e1a9c2"));
+        assert_eq!(got[0].summary.as_deref(), Some("fix(parser): empty input"));
+        let show = "commit 4e1a9c2f0b8d7e6a5c4b3a291807f6e5d4c3b2a1 (HEAD -> main)\nAuthor: M <m@example.invalid>\n\n    fix\n";
+        let got = parse_all("git show --stat HEAD", show);
+        assert_eq!(got.len(), 1);
+        assert_eq!(
+            got[0].sha.as_deref(),
+            Some("4e1a9c2f0b8d7e6a5c4b3a291807f6e5d4c3b2a1")
+        );
+        assert!(parse_all("git status", log).is_empty());
+        let many: String = (0..100).map(|i| format!("{i:07x} c{i}\n")).collect();
+        assert_eq!(parse_all("git log --oneline", &many).len(), MAX_LISTED);
+    }
 
     #[test]
     fn commit_created_with_branch_and_sha() {
@@ -367,7 +430,11 @@ mod tests {
     #[test]
     fn only_git_commands_count() {
         assert!(parse("echo '[main 1234567] x'", "[main 1234567] x\n").is_none());
-        assert!(parse("git log --oneline", "1234567 fix\n").is_none());
+        // A log lists a commit; it does not make one.
+        assert_eq!(
+            parse("git log --oneline", "1234567 fix\n").map(|o| o.outcome),
+            Some(GitOutcomeKind::CommitListed)
+        );
         assert_eq!(git_ops("git -C repo commit -m x"), vec![GitOp::Commit]);
         assert_eq!(
             git_ops("bash -lc 'git push --set-upstream origin feat'"),

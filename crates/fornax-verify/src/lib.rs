@@ -1,20 +1,34 @@
 //! Claims, sensors and verifiers: five honest verdicts from canonical events.
 //!
-//! [`verify`] takes one session family's timeline (a session and its subagent sessions, already
-//! merged in time order), derives evidence from it with the sensors in [`sensors`] (exit status,
-//! test summaries, git outcomes, file changes), extracts the agents' claims from their own text
-//! ([`extract_claims`]), and judges every claim against the evidence that existed when it was
-//! made, with one of five verdicts: VERIFIED, CONTRADICTED, UNVERIFIED, REVIEW, UNAVAILABLE.
+//! Verification is two stages over one session family's timeline (a session and its subagent
+//! sessions, already merged in time order):
+//!
+//! 1. [`extract`] runs the sensors in [`sensors`] (exit status, test summaries, git outcomes,
+//!    file changes) over every paired tool call and reads their evidence, with the evidence the
+//!    adapters and the host supplied, into typed observations; and it extracts the agents'
+//!    claims from their own text ([`extract_claims`]). The caller then makes the lookups only
+//!    it can make (a claimed commit in the repository on this machine, see
+//!    [`Extracted::commit_lookups`]).
+//! 2. [`Extracted::judge`] adds that host-observed evidence and judges every claim against the
+//!    evidence that existed when it was made, with one of five verdicts: VERIFIED,
+//!    CONTRADICTED, UNVERIFIED, REVIEW, UNAVAILABLE, each with a typed
+//!    [`Reason`](fornax_types::Reason).
+//!
+//! A subagent is a timeline of its own: its claims rest on its own evidence (and its own
+//! subagents'), never on a sibling's or its parent's; a parent's claims see its subagents'
+//! evidence, so a relay of a subagent's result is judged by what that subagent ran.
 //!
 //! # Invariants
 //!
 //! * Pure: no I/O of any kind (no files, processes, clocks, environment). The same input gives
-//!   the same evidence, claims and findings, with the same deterministic ids.
+//!   the same evidence, claims and findings, with the same deterministic ids. A caller that
+//!   leaves tool-output texts out of the timeline supplies them through a callback whose errors
+//!   are returned, never swallowed.
 //! * Absence of evidence is never CONTRADICTED; only observed contrary evidence is.
-//! * Every finding names the rule that decided it and cites its evidence (command, exit
-//!   status and its strength, summary, time, freshness) and evidence ids.
+//! * Every finding names the rule that decided it, cites its evidence ids and carries the
+//!   typed facts its rationale is rendered from.
 //! * A claim is judged with the evidence up to the moment it was made; a final answer (nothing
-//!   happened after it) sees everything.
+//!   it can see happened after it) sees everything.
 //! * Never panics on any input; malformed or unexpected items are skipped.
 
 pub mod claims;
@@ -38,7 +52,16 @@ pub use claims::{assertions, extract_claims, extract_from_text, Assertion, Modal
 pub use commands::{classify, classify_command, CommandClass, CommandKind};
 pub use sensors::{ExitStatusSensor, FileChangeSensor, GitOutcomeSensor, TestSummarySensor};
 
-use fornax_types::{Claim, Evidence, Finding, Item, RuntimeCapabilities};
+use std::collections::{BTreeMap, BTreeSet};
+
+use fornax_types::{Claim, ClaimSubject, Evidence, Finding, Item, RuntimeCapabilities, SessionRef};
+
+/// One session of a family and the session it was delegated from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FamilyMember {
+    pub session: SessionRef,
+    pub parent: Option<SessionRef>,
+}
 
 /// One session family's timeline, already ordered (the caller merges a session's sources and
 /// its subagent sessions' items by time).
@@ -50,9 +73,12 @@ pub struct TimelineInput<'a> {
     /// evidence, positioned via `Evidence.item_key`; evidence with no item key is ordered last.
     pub evidence: Vec<&'a Evidence>,
     pub capabilities: Vec<&'a RuntimeCapabilities>,
+    /// Which session was delegated from which. Empty: one timeline, every claim sees every
+    /// session's evidence.
+    pub family: Vec<FamilyMember>,
 }
 
-/// What [`verify`] found.
+/// What verification found.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Verification {
     /// Evidence derived by the sensors (to be stored alongside the input evidence).
@@ -62,19 +88,43 @@ pub struct Verification {
     pub findings: Vec<Finding>,
 }
 
-/// Derives sensor evidence, extracts claims and judges each of them.
-pub fn verify(input: &TimelineInput<'_>) -> Verification {
-    verify_with(input, &|_| None)
+/// A commit a claim names, to be looked up in the repository on the host.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CommitLookup {
+    /// The session whose claim names it (the host evidence belongs to it).
+    pub session: SessionRef,
+    pub sha: String,
 }
 
-/// [`verify`] over a timeline whose tool-output texts may have been left out (to bound
-/// memory): `full_output` returns the complete output item when the sensors read it (`None`
-/// keeps the item as given). Nothing but the sensors reads tool-output text, and reasoning
-/// text is read by nothing, so a caller may leave either out.
-pub fn verify_with(
-    input: &TimelineInput<'_>,
-    full_output: &dyn Fn(&Item) -> Option<Item>,
-) -> Verification {
+/// The first stage's result: derived evidence, observations and claims, ready to be judged.
+#[derive(Debug)]
+pub struct Extracted<'a> {
+    timeline: timeline::Timeline<'a>,
+    /// Evidence the sensors derived (stored beside the input evidence).
+    pub evidence: Vec<Evidence>,
+    observations: observe::Observations,
+    /// Each claim with its timeline position.
+    claims: Vec<(Claim, usize)>,
+    /// Per session, the sessions whose evidence its claims may rest on.
+    visible: BTreeMap<SessionRef, BTreeSet<SessionRef>>,
+}
+
+/// Stage one: derives sensor evidence and extracts claims.
+pub fn extract<'a>(input: &TimelineInput<'a>) -> Extracted<'a> {
+    match extract_with::<std::convert::Infallible>(input, &mut |_| Ok(None)) {
+        Ok(e) => e,
+        Err(never) => match never {},
+    }
+}
+
+/// [`extract`] over a timeline whose tool-output texts were left out (to bound memory):
+/// `full_output` returns the complete output item when a sensor reads it (`Ok(None)` keeps the
+/// item as given), and its first error is returned. Nothing but the sensors reads tool-output
+/// text, and reasoning text is read by nothing, so a caller may leave either out.
+pub fn extract_with<'a, E>(
+    input: &TimelineInput<'a>,
+    full_output: &mut dyn FnMut(&Item) -> Result<Option<Item>, E>,
+) -> Result<Extracted<'a>, E> {
     let timeline = timeline::Timeline::build(&input.items);
     // Evidence these sensors derived on an earlier pass is derived again, never read back.
     let supplied: Vec<&Evidence> = input
@@ -88,27 +138,105 @@ pub fn verify_with(
         // Runs of workspace capabilities nobody trusted are kept, but no verdict rests on them.
         .filter(|e| e.source.trust_class.may_decide_verdicts())
         .collect();
-    let (evidence, obs) =
-        observe::observe_with(&timeline, &supplied, &input.capabilities, full_output);
+    let (evidence, observations) =
+        observe::observe_with(&timeline, &supplied, &input.capabilities, full_output)?;
     let mut claims = Vec::new();
-    let mut findings = Vec::new();
     for (pos, item) in timeline.items.iter().enumerate() {
-        let found = extract_claims(item);
-        if found.is_empty() {
-            continue;
+        claims.extend(extract_claims(item).into_iter().map(|c| (c, pos)));
+    }
+    let visible = visibility(&input.family);
+    Ok(Extracted {
+        timeline,
+        evidence,
+        observations,
+        claims,
+        visible,
+    })
+}
+
+/// For every session of the family, itself and its descendants.
+fn visibility(family: &[FamilyMember]) -> BTreeMap<SessionRef, BTreeSet<SessionRef>> {
+    let mut out: BTreeMap<SessionRef, BTreeSet<SessionRef>> = BTreeMap::new();
+    for m in family {
+        out.entry(m.session.clone())
+            .or_default()
+            .insert(m.session.clone());
+        // Walk up, adding this session to every ancestor (bounded: a cycle stops the walk).
+        let mut seen = BTreeSet::new();
+        let mut parent = m.parent.clone();
+        while let Some(p) = parent {
+            if !seen.insert(p.clone()) {
+                break;
+            }
+            out.entry(p.clone()).or_default().insert(m.session.clone());
+            parent = family
+                .iter()
+                .find(|f| f.session == p)
+                .and_then(|f| f.parent.clone());
         }
-        let moment = judge::Moment {
-            pos,
-            is_final: timeline.last_activity.is_none_or(|last| pos > last),
-        };
-        for claim in found {
-            findings.push(judge::judge(&claim, &obs, moment));
+    }
+    out
+}
+
+impl Extracted<'_> {
+    /// The claims found, in timeline order.
+    pub fn claims(&self) -> impl Iterator<Item = &Claim> {
+        self.claims.iter().map(|(c, _)| c)
+    }
+
+    /// The commits the claims name (each once), for the caller to look up on the host.
+    pub fn commit_lookups(&self) -> Vec<CommitLookup> {
+        let mut out: BTreeSet<CommitLookup> = BTreeSet::new();
+        for claim in self.claims() {
+            if claim.subject != ClaimSubject::GitCommit {
+                continue;
+            }
+            if let Some(sha) = &claim.target.sha {
+                if !out.iter().any(|l| &l.sha == sha) {
+                    out.insert(CommitLookup {
+                        session: claim.session.clone(),
+                        sha: sha.clone(),
+                    });
+                }
+            }
+        }
+        out.into_iter().collect()
+    }
+
+    /// Stage two: adds host-observed evidence and judges every claim.
+    pub fn judge(mut self, host: &[Evidence]) -> Verification {
+        let host: Vec<&Evidence> = host.iter().collect();
+        observe::add_evidence(&mut self.observations, &self.timeline, &host);
+        let mut findings = Vec::with_capacity(self.claims.len());
+        let mut claims = Vec::with_capacity(self.claims.len());
+        for (claim, pos) in self.claims {
+            let sessions = self.visible.get(&claim.session);
+            let last = match sessions {
+                Some(set) => set
+                    .iter()
+                    .filter_map(|s| self.timeline.last_activity_of.get(s))
+                    .max()
+                    .copied(),
+                None => self.timeline.last_activity,
+            };
+            let moment = judge::Moment {
+                pos,
+                is_final: last.is_none_or(|last| pos > last),
+                sessions,
+            };
+            findings.push(judge::judge(&claim, &self.observations, moment));
             claims.push(claim);
         }
+        Verification {
+            evidence: self.evidence,
+            claims,
+            findings,
+        }
     }
-    Verification {
-        evidence,
-        claims,
-        findings,
-    }
+}
+
+/// Both stages with no host lookups: derives sensor evidence, extracts claims and judges each
+/// of them.
+pub fn verify(input: &TimelineInput<'_>) -> Verification {
+    extract(input).judge(&[])
 }

@@ -7,11 +7,11 @@
 
 use fornax_types::evidence::{
     ExitCodePayload, FileDiffPayload, FileOperation, GitCommitCheckPayload, GitOutcomePayload,
-    ProcessObservationPayload, TestSummaryPayload, ToolResultPayload,
+    TestSummaryPayload,
 };
 use fornax_types::shell::parse_invocations;
 use fornax_types::{
-    Evidence, EvidenceKind, EvidenceSensor, EvidenceStrength, Invocation, Item, Provider,
+    Evidence, EvidencePayload, EvidenceSensor, EvidenceStrength, Invocation, Item, Provider,
     RuntimeCapabilities, SemanticValue, SensorInput, SessionRef, SignalAvailability, SignalClass,
     SourceKind, ToolOutputValue, TrustClass,
 };
@@ -78,6 +78,8 @@ impl Run {
 #[derive(Debug, Clone)]
 pub struct Change {
     pub pos: usize,
+    /// The session that made the change.
+    pub session: SessionRef,
     pub at: Option<String>,
     /// Empty when the writer names no file (`git apply`).
     pub path: String,
@@ -163,18 +165,24 @@ pub fn observe(
     input_evidence: &[&Evidence],
     caps: &[&RuntimeCapabilities],
 ) -> (Vec<Evidence>, Observations) {
-    observe_with(timeline, input_evidence, caps, &|_| None)
+    match observe_with::<std::convert::Infallible>(timeline, input_evidence, caps, &mut |_| {
+        Ok(None)
+    }) {
+        Ok(found) => found,
+        Err(never) => match never {},
+    }
 }
 
 /// [`observe`], where each tool output the sensors read first passes through `full_output`:
 /// a caller that built the timeline with output texts left out returns the complete item
-/// (`None` keeps the item as it is). Only one completed output is held at a time.
-pub fn observe_with(
+/// (`Ok(None)` keeps the item as it is). Only one completed output is held at a time; the
+/// first error `full_output` returns stops the pass and is returned.
+pub fn observe_with<E>(
     timeline: &Timeline<'_>,
     input_evidence: &[&Evidence],
     caps: &[&RuntimeCapabilities],
-    full_output: &dyn Fn(&Item) -> Option<Item>,
-) -> (Vec<Evidence>, Observations) {
+    full_output: &mut dyn FnMut(&Item) -> Result<Option<Item>, E>,
+) -> Result<(Vec<Evidence>, Observations), E> {
     let mut derived: Vec<Evidence> = Vec::new();
     let mut obs = Observations::default();
     let default_caps =
@@ -193,7 +201,10 @@ pub fn observe_with(
             .copied()
             .unwrap_or(&default_caps);
         let mut evidence_here: Vec<Evidence> = Vec::new();
-        let completed = call.output.and_then(|o| full_output(o.item));
+        let completed = match call.output {
+            Some(o) => full_output(o.item)?,
+            None => None,
+        };
         let output: Option<(&Item, &ToolOutputValue)> =
             call.output.map(
                 |o| match completed.as_ref().map(|c| (c, &c.semantic.value)) {
@@ -251,16 +262,15 @@ pub fn observe_with(
         // File changes: from the evidence when an output exists, else the bare attempt.
         if call.output.is_some() {
             for ev in &evidence_here {
-                if ev.kind == EvidenceKind::FileDiff {
-                    if let Some(p) = ev.payload_as::<FileDiffPayload>() {
-                        obs.changes.push(change_from(
-                            &p,
-                            pos,
-                            at.clone(),
-                            Some(ev.id.clone()),
-                            &call.item.key,
-                        ));
-                    }
+                if let EvidencePayload::FileDiff(p) = &ev.payload {
+                    obs.changes.push(change_from(
+                        p,
+                        &call.item.session,
+                        pos,
+                        at.clone(),
+                        Some(ev.id.clone()),
+                        &call.item.key,
+                    ));
                 }
             }
             // Writers that name no file (`git apply`) still make earlier evidence stale.
@@ -268,6 +278,7 @@ pub fn observe_with(
                 if t.path.is_empty() && succeeded != Some(false) {
                     obs.changes.push(Change {
                         pos,
+                        session: call.item.session.clone(),
                         at: at.clone(),
                         path: String::new(),
                         operation: t.operation,
@@ -284,6 +295,7 @@ pub fn observe_with(
             for (t, _, _) in file_changes(call.item, None) {
                 obs.changes.push(Change {
                     pos,
+                    session: call.item.session.clone(),
                     at: at.clone(),
                     path: t.path,
                     operation: t.operation,
@@ -299,18 +311,7 @@ pub fn observe_with(
         derived.extend(evidence_here);
     }
 
-    let mut superseded: Vec<String> = Vec::new();
-    for ev in input_evidence {
-        // Evidence tied to no item but stamped (a run Fornax performed) sits where its time
-        // falls among the items, so only claims made after it can rest on it.
-        let pos = ev
-            .item_key
-            .as_deref()
-            .and_then(|k| timeline.index_of(&ev.session, k))
-            .or_else(|| ev.at.as_deref().and_then(|t| timeline.position_at(t)))
-            .unwrap_or(UNPOSITIONED);
-        superseded.extend(merge_input(&mut obs, ev, pos));
-    }
+    let superseded = add_evidence(&mut obs, timeline, input_evidence);
     // The runtime's adapter (or the host) said it first: its evidence replaces the derived
     // evidence of the same kind about the same call, so nothing is stored twice.
     derived.retain(|e| !superseded.contains(&e.id));
@@ -329,11 +330,36 @@ pub fn observe_with(
         files_declared_unobservable: unobservable(caps, &SignalClass::FileMutation),
         exits_declared_unobservable: unobservable(caps, &SignalClass::ProcessResult),
     };
-    (derived, obs)
+    Ok((derived, obs))
+}
+
+/// Adds adapter- or host-supplied evidence to the observations, positioned by its item.
+/// Returns the ids of derived evidence it supersedes.
+pub fn add_evidence(
+    obs: &mut Observations,
+    timeline: &Timeline<'_>,
+    evidence: &[&Evidence],
+) -> Vec<String> {
+    let mut superseded: Vec<String> = Vec::new();
+    for ev in evidence {
+        // Evidence tied to no item but stamped (a run Fornax performed) sits where its time
+        // falls among the items, so only claims made after it can rest on it.
+        let pos = ev
+            .item_key
+            .as_deref()
+            .and_then(|k| timeline.index_of(&ev.session, k))
+            .or_else(|| ev.at.as_deref().and_then(|t| timeline.position_at(t)))
+            .unwrap_or(UNPOSITIONED);
+        superseded.extend(merge_input(obs, ev, pos));
+    }
+    obs.runs.sort_by_key(|r| r.pos);
+    obs.changes.sort_by_key(|c| c.pos);
+    superseded
 }
 
 fn change_from(
     p: &FileDiffPayload,
+    session: &SessionRef,
     pos: usize,
     at: Option<String>,
     id: Option<String>,
@@ -341,6 +367,7 @@ fn change_from(
 ) -> Change {
     Change {
         pos,
+        session: session.clone(),
         at,
         path: p.path.clone(),
         operation: p.operation,
@@ -354,51 +381,40 @@ fn change_from(
 }
 
 fn attach_to_run(run: &mut Run, ev: &Evidence) {
-    match ev.kind {
-        EvidenceKind::ExitCode => {
-            if let Some(p) = ev.payload_as::<ExitCodePayload>() {
-                let better = match &run.exit {
-                    None => true,
-                    Some(cur) => {
-                        cur.exit_code.is_none() && p.exit_code.is_some()
-                            || cur.strength == EvidenceStrength::Heuristic
-                                && p.strength == EvidenceStrength::Structural
-                                && p.exit_code.is_some()
-                    }
-                };
-                if better {
-                    run.exit = Some(p);
-                    run.exit_id = Some(ev.id.clone());
-                    run.has_output = true;
+    match &ev.payload {
+        EvidencePayload::ExitCode(p) => {
+            let better = match &run.exit {
+                None => true,
+                Some(cur) => {
+                    cur.exit_code.is_none() && p.exit_code.is_some()
+                        || cur.strength == EvidenceStrength::Heuristic
+                            && p.strength == EvidenceStrength::Structural
+                            && p.exit_code.is_some()
                 }
-            }
-        }
-        EvidenceKind::TestSummary if run.summary.is_none() => {
-            if let Some(p) = ev.payload_as::<TestSummaryPayload>() {
-                run.summary = Some(p);
-                run.summary_id = Some(ev.id.clone());
+            };
+            if better {
+                run.exit = Some(p.clone());
+                run.exit_id = Some(ev.id.clone());
                 run.has_output = true;
             }
         }
-        EvidenceKind::GitOutcome => {
-            if let Some(p) = ev.payload_as::<GitOutcomePayload>() {
-                if !run
-                    .git
-                    .iter()
-                    .any(|(_, g)| g.outcome == p.outcome && g.sha == p.sha)
-                {
-                    run.git.push((ev.id.clone(), p));
-                    run.has_output = true;
-                }
-            }
+        EvidencePayload::TestSummary(p) if run.summary.is_none() => {
+            run.summary = Some(p.clone());
+            run.summary_id = Some(ev.id.clone());
+            run.has_output = true;
         }
-        EvidenceKind::ToolResult => {
-            if let Some(p) = ev.payload_as::<ToolResultPayload>() {
-                if let Some(exit) = run.exit.as_mut() {
-                    if exit.failed.is_none() {
-                        exit.failed = Some(p.failed);
-                    }
-                }
+        EvidencePayload::GitOutcome(p)
+            if !run
+                .git
+                .iter()
+                .any(|(_, g)| g.outcome == p.outcome && g.sha == p.sha) =>
+        {
+            run.git.push((ev.id.clone(), p.clone()));
+            run.has_output = true;
+        }
+        EvidencePayload::ToolResult(p) => {
+            if let Some(exit) = run.exit.as_mut().filter(|e| e.failed.is_none()) {
+                exit.failed = Some(p.failed);
             }
         }
         _ => {}
@@ -472,68 +488,54 @@ fn read_output(run: &mut Run, text: &str) {
 /// it supersedes.
 fn merge_input(obs: &mut Observations, ev: &Evidence, pos: usize) -> Vec<String> {
     let mut superseded = Vec::new();
-    let call_id = ev
-        .payload
-        .get("call_id")
-        .and_then(|v| v.as_str())
-        .map(str::to_string);
+    let call_id = ev.payload.call_id().map(str::to_string);
     let existing = call_id.as_deref().and_then(|id| {
         obs.runs
             .iter()
             .position(|r| r.call_id.as_deref() == Some(id))
     });
-    match ev.kind {
-        EvidenceKind::ExitCode
-        | EvidenceKind::TestSummary
-        | EvidenceKind::GitOutcome
-        | EvidenceKind::ToolResult => {
+    match &ev.payload {
+        EvidencePayload::ExitCode(_)
+        | EvidencePayload::TestSummary(_)
+        | EvidencePayload::GitOutcome(_)
+        | EvidencePayload::ToolResult(_) => {
             if let Some(i) = existing {
                 let run = &mut obs.runs[i];
-                match ev.kind {
-                    EvidenceKind::ExitCode => {
-                        if let Some(p) = ev.payload_as::<ExitCodePayload>() {
-                            let keep_derived = p.exit_code.is_none()
-                                && run.exit.as_ref().is_some_and(|e| e.exit_code.is_some());
-                            if !keep_derived {
-                                superseded.extend(run.exit_id.take());
-                                run.exit = Some(p);
-                                run.exit_id = Some(ev.id.clone());
-                                run.has_output = true;
-                            }
-                        }
-                    }
-                    EvidenceKind::TestSummary => {
-                        if let Some(p) = ev.payload_as::<TestSummaryPayload>() {
-                            superseded.extend(run.summary_id.take());
-                            run.summary = Some(p);
-                            run.summary_id = Some(ev.id.clone());
+                match &ev.payload {
+                    EvidencePayload::ExitCode(p) => {
+                        let keep_derived = p.exit_code.is_none()
+                            && run.exit.as_ref().is_some_and(|e| e.exit_code.is_some());
+                        if !keep_derived {
+                            superseded.extend(run.exit_id.take());
+                            run.exit = Some(p.clone());
+                            run.exit_id = Some(ev.id.clone());
                             run.has_output = true;
                         }
                     }
-                    EvidenceKind::GitOutcome => {
-                        if let Some(p) = ev.payload_as::<GitOutcomePayload>() {
-                            let (derived, kept): (Vec<_>, Vec<_>) = run
-                                .git
-                                .drain(..)
-                                .partition(|(id, _)| id.starts_with("git:"));
-                            superseded.extend(derived.into_iter().map(|(id, _)| id));
-                            run.git = kept;
-                            run.git.push((ev.id.clone(), p));
-                            run.has_output = true;
-                        }
+                    EvidencePayload::TestSummary(p) => {
+                        superseded.extend(run.summary_id.take());
+                        run.summary = Some(p.clone());
+                        run.summary_id = Some(ev.id.clone());
+                        run.has_output = true;
+                    }
+                    EvidencePayload::GitOutcome(p) => {
+                        let (derived, kept): (Vec<_>, Vec<_>) = run
+                            .git
+                            .drain(..)
+                            .partition(|(id, _)| id.starts_with("git:"));
+                        superseded.extend(derived.into_iter().map(|(id, _)| id));
+                        run.git = kept;
+                        run.git.push((ev.id.clone(), p.clone()));
+                        run.has_output = true;
                     }
                     _ => attach_to_run(run, ev),
                 }
                 return superseded;
             }
-            let command = match ev.kind {
-                EvidenceKind::ExitCode => ev.payload_as::<ExitCodePayload>().map(|p| p.command),
-                EvidenceKind::TestSummary => ev
-                    .payload_as::<TestSummaryPayload>()
-                    .and_then(|p| p.command),
-                EvidenceKind::GitOutcome => {
-                    ev.payload_as::<GitOutcomePayload>().and_then(|p| p.command)
-                }
+            let command = match &ev.payload {
+                EvidencePayload::ExitCode(p) => Some(p.command.clone()),
+                EvidencePayload::TestSummary(p) => p.command.clone(),
+                EvidencePayload::GitOutcome(p) => p.command.clone(),
                 _ => None,
             };
             if let Some(command) = command {
@@ -543,61 +545,56 @@ fn merge_input(obs: &mut Observations, ev: &Evidence, pos: usize) -> Vec<String>
                 obs.runs.push(run);
             }
         }
-        EvidenceKind::ProcessObservation => {
-            if let Some(p) = ev.payload_as::<ProcessObservationPayload>() {
-                let command = p
-                    .argv
-                    .iter()
-                    .map(|a| quote_word(a))
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let mut run = new_run(pos, ev, command.clone(), None, ev.source.trust_class);
-                run.exit = Some(ExitCodePayload {
-                    command,
-                    call_id: None,
-                    cwd: p.cwd.clone(),
-                    exit_code: p.exit_code,
-                    strength: EvidenceStrength::Structural,
-                    failed: None,
-                    interrupted: None,
-                    timed_out: p.timed_out,
-                    duration_ms: p.duration_ms,
-                });
-                run.exit_id = Some(ev.id.clone());
-                obs.runs.push(run);
-            }
+        EvidencePayload::ProcessObservation(p) => {
+            let command = p
+                .argv
+                .iter()
+                .map(|a| quote_word(a))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let mut run = new_run(pos, ev, command.clone(), None, ev.source.trust_class);
+            run.exit = Some(ExitCodePayload {
+                command,
+                call_id: None,
+                cwd: p.cwd.clone(),
+                exit_code: p.exit_code,
+                strength: EvidenceStrength::Structural,
+                failed: None,
+                interrupted: None,
+                timed_out: p.timed_out,
+                duration_ms: p.duration_ms,
+            });
+            run.exit_id = Some(ev.id.clone());
+            obs.runs.push(run);
         }
-        EvidenceKind::FileDiff => {
-            if let Some(p) = ev.payload_as::<FileDiffPayload>() {
-                obs.changes.retain(|c| {
-                    let same = c.call_id.is_some()
-                        && c.call_id == p.call_id
-                        && crate::paths::same_file(&c.path, &p.path);
-                    if same {
-                        superseded.extend(c.evidence_id.clone());
-                    }
-                    !same
-                });
-                let key = ev.item_key.clone().unwrap_or_default();
-                obs.changes.push(change_from(
-                    &p,
-                    pos,
-                    ev.at.clone(),
-                    Some(ev.id.clone()),
-                    &key,
-                ));
-            }
+        EvidencePayload::FileDiff(p) => {
+            obs.changes.retain(|c| {
+                let same = c.call_id.is_some()
+                    && c.call_id == p.call_id
+                    && crate::paths::same_file(&c.path, &p.path);
+                if same {
+                    superseded.extend(c.evidence_id.clone());
+                }
+                !same
+            });
+            let key = ev.item_key.clone().unwrap_or_default();
+            obs.changes.push(change_from(
+                p,
+                &ev.session,
+                pos,
+                ev.at.clone(),
+                Some(ev.id.clone()),
+                &key,
+            ));
         }
-        EvidenceKind::GitCommitCheck => {
-            if let Some(p) = ev.payload_as::<GitCommitCheckPayload>() {
-                obs.checks.push(CommitCheck {
-                    pos,
-                    payload: p,
-                    evidence_id: ev.id.clone(),
-                });
-            }
+        EvidencePayload::GitCommitCheck(p) => {
+            obs.checks.push(CommitCheck {
+                pos,
+                payload: p.clone(),
+                evidence_id: ev.id.clone(),
+            });
         }
-        EvidenceKind::TranscriptExcerpt => {}
+        EvidencePayload::TranscriptExcerpt(_) => {}
     }
     superseded
 }

@@ -66,6 +66,8 @@ pub struct Timeline<'a> {
     pub output_count: usize,
     /// Index of the last call or output item, if any.
     pub last_activity: Option<usize>,
+    /// Index of the last call or output item of each session.
+    pub last_activity_of: HashMap<SessionRef, usize>,
     keys: HashMap<(&'a SessionRef, &'a str), usize>,
     bare_keys: HashMap<&'a str, usize>,
 }
@@ -127,6 +129,7 @@ impl<'a> Timeline<'a> {
         let mut early_outputs: HashMap<&'a str, Output<'a>> = HashMap::new();
         let mut output_count = 0;
         let mut last_activity = None;
+        let mut last_activity_of: HashMap<SessionRef, usize> = HashMap::new();
         let mut keys = HashMap::new();
         let mut bare_keys = HashMap::new();
         for (index, item) in items.iter().copied().enumerate() {
@@ -158,6 +161,7 @@ impl<'a> Timeline<'a> {
             };
             if let Some((call_id, kind)) = call {
                 last_activity = Some(index);
+                last_activity_of.insert(item.session.clone(), index);
                 let slot = calls.len();
                 let output = call_id.and_then(|id| early_outputs.remove(id));
                 calls.push(Call {
@@ -176,6 +180,7 @@ impl<'a> Timeline<'a> {
             if let SemanticValue::ToolOutput(value) = &item.semantic.value {
                 output_count += 1;
                 last_activity = Some(index);
+                last_activity_of.insert(item.session.clone(), index);
                 let output = Output { index, item, value };
                 let slot = match value.call_id.as_deref() {
                     Some(id) => by_id
@@ -207,6 +212,7 @@ impl<'a> Timeline<'a> {
             calls,
             output_count,
             last_activity,
+            last_activity_of,
             keys,
             bare_keys,
         }

@@ -5,18 +5,19 @@
 
 use fornax_types::evidence::{FileDiffPayload, FileOperation, GitCommitCheckPayload};
 use fornax_types::{
-    ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidenceSource, EvidenceStrength,
-    ExitCode, Freshness, Item, Provider, RecordRef, Role, RuntimeCapabilities, Semantic,
-    SemanticValue, SessionRef, ShellCallValue, SignalAvailability, SignalClass, SourceId,
+    ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidencePayload, EvidenceSource,
+    EvidenceStrength, ExitCode, Freshness, Item, Provider, RecordRef, Role, RuntimeCapabilities,
+    Semantic, SemanticValue, SessionRef, ShellCallValue, SignalAvailability, SignalClass, SourceId,
     SourceKind, TextValue, ToolCallValue, ToolOutputValue, TrustClass, Verdict,
 };
-use fornax_verify::{verify, TimelineInput, Verification};
+use fornax_verify::{verify, FamilyMember, TimelineInput, Verification};
 use serde_json::json;
 
 /// A timeline under construction.
 struct Session {
     items: Vec<Item>,
     session: SessionRef,
+    family: Vec<FamilyMember>,
     n: usize,
     clock: u32,
 }
@@ -26,6 +27,7 @@ impl Session {
         Session {
             items: Vec::new(),
             session: SessionRef::new(provider, id),
+            family: Vec::new(),
             n: 0,
             clock: 0,
         }
@@ -192,14 +194,19 @@ impl Session {
             items: self.items.iter().collect(),
             evidence: evidence.iter().collect(),
             capabilities: caps.iter().collect(),
+            family: self.family.clone(),
         });
         assert_eq!(v.claims.len(), v.findings.len(), "one finding per claim");
         for (c, f) in v.claims.iter().zip(&v.findings) {
             assert_eq!(c.id, f.claim_id);
-            assert!(!f.rationale.is_empty() && !f.rule.is_empty());
+            let rationale = f.rationale();
+            assert!(!rationale.is_empty() && !f.rule.is_empty());
+            assert!(
+                !f.evidence.iter().any(|id| rationale.contains(id.as_str())),
+                "a rationale names no evidence id: {rationale}"
+            );
         }
         for e in &v.evidence {
-            assert!(e.validate().is_ok(), "{} has a non-canonical payload", e.id);
             assert_eq!(
                 e.source.collection_method,
                 CollectionMethod::CanonicalDerivation
@@ -229,13 +236,13 @@ fn verdict(v: &Verification, quote: &str) -> Verdict {
     v.findings[matching[0]].verdict
 }
 
-fn rationale<'a>(v: &'a Verification, quote: &str) -> &'a str {
+fn rationale(v: &Verification, quote: &str) -> String {
     let i = v
         .claims
         .iter()
         .position(|c| c.text.contains(quote))
         .expect("claim present");
-    &v.findings[i].rationale
+    v.findings[i].rationale()
 }
 
 fn no_claim(v: &Verification, quote: &str) {
@@ -698,14 +705,12 @@ fn capabilities_declaring_no_tool_output_make_claims_unavailable() {
 fn host_evidence(
     id: &str,
     session: &SessionRef,
-    kind: EvidenceKind,
-    payload: serde_json::Value,
+    payload: EvidencePayload,
     item_key: Option<&str>,
 ) -> Evidence {
     Evidence {
         id: id.into(),
         session: session.clone(),
-        kind,
         payload,
         source: EvidenceSource {
             sensor_name: "test".into(),
@@ -759,15 +764,13 @@ fn adapter_and_host_evidence_count() {
         host_evidence(
             "adapter:diff",
             &s.session,
-            EvidenceKind::FileDiff,
-            serde_json::to_value(diff).unwrap(),
+            EvidencePayload::FileDiff(diff),
             Some(&key),
         ),
         host_evidence(
             "host:commit",
             &s.session,
-            EvidenceKind::GitCommitCheck,
-            serde_json::to_value(check).unwrap(),
+            EvidencePayload::GitCommitCheck(check),
             None,
         ),
     ];
@@ -887,13 +890,14 @@ fn adapter_file_diff_supersedes_the_derived_one() {
     let ev = host_evidence(
         "file:call_1:/w/a/src/x.rs",
         &s.session,
-        EvidenceKind::FileDiff,
-        serde_json::to_value(diff).unwrap(),
+        EvidencePayload::FileDiff(diff),
         Some(&out_key),
     );
     let v = s.verify_with(&[ev], &[]);
     assert!(
-        v.evidence.iter().all(|e| e.kind != EvidenceKind::FileDiff),
+        v.evidence
+            .iter()
+            .all(|e| e.kind() != EvidenceKind::FileDiff),
         "derived duplicate kept: {:?}",
         v.evidence.iter().map(|e| &e.id).collect::<Vec<_>>()
     );
@@ -945,8 +949,7 @@ fn host_process_observation_is_evidence() {
     let ev = host_evidence(
         "proc:1",
         &s.session,
-        EvidenceKind::ProcessObservation,
-        serde_json::to_value(run).unwrap(),
+        EvidencePayload::ProcessObservation(run),
         None,
     );
     let v = s.verify_with(&[ev], &[]);
@@ -1098,7 +1101,7 @@ fn rationales_snapshot() {
                 "verdict": f.verdict.as_str(),
                 "rule": f.rule,
                 "evidence": f.evidence,
-                "rationale": f.rationale,
+                "rationale": f.rationale(),
             })
         })
         .collect();
@@ -1259,8 +1262,7 @@ fn a_host_lookup_that_misses_a_commit_the_session_made_needs_review() {
     let ev = host_evidence(
         "host-commit:5a5a5a5",
         &s.session,
-        EvidenceKind::GitCommitCheck,
-        serde_json::to_value(check).unwrap(),
+        EvidencePayload::GitCommitCheck(check),
         None,
     );
     let v = s.verify_with(&[ev], &[]);
@@ -1353,8 +1355,7 @@ fn capability_run(id: &str, s: &Session, exit: i64, at: &str, trust: TrustClass)
     let mut ev = host_evidence(
         id,
         &s.session,
-        EvidenceKind::ProcessObservation,
-        serde_json::to_value(run).unwrap(),
+        EvidencePayload::ProcessObservation(run),
         None,
     );
     ev.source.trust_class = trust;
@@ -1413,6 +1414,95 @@ fn a_run_inside_the_session_is_evidence_for_the_claims_after_it() {
     );
     let v = s.verify_with(&[untrusted], &[]);
     assert_eq!(verdict(&v, "All tests pass"), Verdict::Unverified);
+}
+
+#[test]
+fn parallel_subagents_are_timelines_of_their_own() {
+    let mut s = Session::new(Provider::ClaudeCode, "par1");
+    let a = SessionRef::new(Provider::ClaudeCode, "agent-a4f09c2e71b3d58a6");
+    let b = SessionRef::new(Provider::ClaudeCode, "agent-a9e13b07c5d2f4e81");
+    for child in [&a, &b] {
+        s.family.push(FamilyMember {
+            session: child.clone(),
+            parent: Some(s.session.clone()),
+        });
+    }
+    s.family.push(FamilyMember {
+        session: s.session.clone(),
+        parent: None,
+    });
+    let edit = |s: &mut Session, who: &SessionRef, path: &str| {
+        let id = format!("edit_{}", s.items.len());
+        s.push_in(
+            who.clone(),
+            Role::AgentToolCall,
+            SemanticValue::ToolCall(ToolCallValue {
+                call_id: Some(id.clone()),
+                name: "Edit".into(),
+                arguments: json!({"file_path": path, "old_string": "a", "new_string": "b"}),
+                cwd: None,
+            }),
+        );
+        s.output_in(
+            who.clone(),
+            &id,
+            "The file has been updated successfully.",
+            None,
+            Some(false),
+        );
+    };
+    edit(&mut s, &a, "/w/conveyor/api/retry.go");
+    edit(&mut s, &b, "/w/conveyor/worker/backoff.go");
+    let id = s.call_in(a.clone(), "go test ./...");
+    s.output_in(
+        a.clone(),
+        &id,
+        "ok  \texample.com/conveyor/api\t0.41s\nok  \texample.com/conveyor/worker\t1.20s\n",
+        Some((0, EvidenceStrength::Structural)),
+        Some(false),
+    );
+    let id = s.call_in(b.clone(), "go test ./...");
+    s.output_in(
+        b.clone(),
+        &id,
+        "--- FAIL: TestBackoffCapsAtMax (0.00s)\nFAIL\nFAIL\texample.com/conveyor/worker\t1.19s\n",
+        Some((1, EvidenceStrength::Structural)),
+        Some(true),
+    );
+    s.push_in(
+        a.clone(),
+        Role::AgentFinalAnswer,
+        SemanticValue::Text(TextValue::full(
+            "Fixed the jitter in `api/retry.go`. `go test ./...` passes in my worktree.",
+        )),
+    );
+    s.push_in(
+        b.clone(),
+        Role::AgentFinalAnswer,
+        SemanticValue::Text(TextValue::full(
+            "I updated `api/retry.go` as well. The tests pass.",
+        )),
+    );
+    let v = s.verify();
+    // The api agent's run passed; the worker agent's later failure is not its evidence.
+    assert_eq!(verdict(&v, "passes in my worktree"), Verdict::Verified);
+    assert_eq!(verdict(&v, "Fixed the jitter"), Verdict::Verified);
+    // The worker agent never wrote api/retry.go (the api agent did), and its own run failed.
+    assert_eq!(verdict(&v, "I updated `api/retry.go`"), Verdict::Unverified);
+    assert_eq!(verdict(&v, "The tests pass"), Verdict::Contradicted);
+    let i = v
+        .claims
+        .iter()
+        .position(|c| c.text.contains("The tests pass"))
+        .unwrap();
+    assert_eq!(v.claims[i].session, b);
+    // Without the family, one timeline: the api agent's claim would rest on the other's run.
+    s.family.clear();
+    let merged = s.verify();
+    assert_eq!(
+        verdict(&merged, "passes in my worktree"),
+        Verdict::Contradicted
+    );
 }
 
 #[test]

@@ -70,6 +70,22 @@ impl<'a> Line<'a> {
         }
     }
 
+    /// A line of an inline sidechain (see [`super::sidechain`]): it belongs to the sidechain's
+    /// own session, delegated from the parent.
+    pub fn in_sidechain(
+        v: &'a Value,
+        record: &'a RecordRef,
+        native_id: String,
+        delegated: Delegation,
+    ) -> Self {
+        let mut line = Line::resolve(v, record, &native_id);
+        line.session = SessionRef::new(Provider::ClaudeCode, native_id);
+        line.structural = true;
+        line.delegated = Some(delegated);
+        line.subagent = true;
+        line
+    }
+
     /// A key derived from the line's uuid (or, without one, its record position).
     pub fn key(&self, prefix: &str, index: usize) -> String {
         match self.uuid {

@@ -1,13 +1,16 @@
 //! The transcript transport: Claude Code's JSONL session files, one line per record.
 //!
 //! Main sessions live in `~/.claude/projects/<dashed-cwd>/<sessionId>.jsonl`; subagents in
-//! `agent-<id>.jsonl` beside it (2.0.x) or `<sessionId>/subagents/agent-<id>.jsonl` (2.1.x).
+//! `agent-<id>.jsonl` beside it (2.0.x) or `<sessionId>/subagents/agent-<id>.jsonl` (2.1.x), or
+//! inline in the parent's file (1.0.x, see [`sidechain`]): each subagent is a session of its
+//! own, delegated from the parent.
 //! Every line type Claude Code writes is either projected or `Ignored` with a reason; only a
 //! type this adapter has never seen is `Unrecognized`.
 
 mod assistant;
 mod line;
 mod runtime_lines;
+mod sidechain;
 mod state;
 mod text_kind;
 mod user;
@@ -35,12 +38,14 @@ const CHECKPOINT_FORMAT: u32 = 1;
 #[derive(Debug)]
 pub struct ClaudeTranscriptAdapter {
     sessions: Bounded<SessionState>,
+    sidechains: sidechain::InlineSidechains,
 }
 
 impl Default for ClaudeTranscriptAdapter {
     fn default() -> Self {
         ClaudeTranscriptAdapter {
             sessions: Bounded::new(SESSIONS_CAP),
+            sidechains: sidechain::InlineSidechains::default(),
         }
     }
 }
@@ -49,6 +54,9 @@ impl Default for ClaudeTranscriptAdapter {
 struct Checkpoint {
     format: u32,
     sessions: Bounded<SessionState>,
+    /// Absent in checkpoints written before inline sidechains were told apart.
+    #[serde(default)]
+    sidechains: sidechain::InlineSidechains,
 }
 
 /// How a line type is handled.
@@ -155,7 +163,15 @@ impl AgentAdapter for ClaudeTranscriptAdapter {
             LineKind::Ignored(reason) => return NormalizationOutcome::Ignored { reason },
             _ => {}
         }
-        let line = Line::resolve(v, native.record, session_hint);
+        let line = match self.sidechains.resolve(v) {
+            Some((native_id, delegated)) => {
+                Line::in_sidechain(v, native.record, native_id, delegated)
+            }
+            None => Line::resolve(v, native.record, session_hint),
+        };
+        if matches!(kind, LineKind::Assistant) {
+            self.sidechains.note_calls(v);
+        }
         let st = self.state(&line.session.native_id);
         let mut out = Vec::new();
         line.announce(st, &mut out);
@@ -225,6 +241,7 @@ impl AgentAdapter for ClaudeTranscriptAdapter {
         serde_json::to_value(Checkpoint {
             format: CHECKPOINT_FORMAT,
             sessions: self.sessions.clone(),
+            sidechains: self.sidechains.clone(),
         })
         .ok()
     }
@@ -240,6 +257,9 @@ impl AgentAdapter for ClaudeTranscriptAdapter {
                     }
                 }
                 self.sessions = sessions;
+                let mut sidechains = cp.sidechains;
+                sidechains.repair();
+                self.sidechains = sidechains;
                 true
             }
             _ => false,

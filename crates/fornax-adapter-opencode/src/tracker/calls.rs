@@ -2,7 +2,7 @@
 
 use fornax_types::evidence::FileDiffPayload;
 use fornax_types::{
-    ClockSource, Evidence, EvidenceKind, EvidenceSource, EvidenceStrength, Freshness,
+    ClockSource, Evidence, EvidencePayload, EvidenceSource, EvidenceStrength, Freshness,
     IngestMessage, Item, Provider, RecordRef, Role, Semantic, SemanticValue, TrustClass,
 };
 use serde_json::Value;
@@ -151,8 +151,7 @@ impl SessionState {
         Evidence {
             id: format!("file:{}:{}", call.id, target.path),
             session: self.sref(),
-            kind: EvidenceKind::FileDiff,
-            payload: serde_json::to_value(&payload).unwrap_or(Value::Null),
+            payload: EvidencePayload::FileDiff(payload),
             source: EvidenceSource {
                 sensor_name: "opencode.file_mutation".to_string(),
                 trust_class: TrustClass::AgentAdjacent,

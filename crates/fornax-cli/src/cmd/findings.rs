@@ -146,9 +146,9 @@ pub fn print_finding(f: &FindingRow, session: Option<&SessionRow>, clock: &Clock
     );
     let ids: Vec<&str> = f.evidence.iter().map(|e| e.id.as_str()).collect();
     let reason = if verbose {
-        f.rationale.clone()
+        f.rationale()
     } else {
-        rationale::readable(&f.rationale, &ids)
+        rationale::readable(&f.rationale(), &ids)
     };
     output::wrapped(&reason, "  ", "  ", output::plain);
     // Later runs that speak to the claim, dated, beside the verdict they never change.

@@ -190,9 +190,9 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<(), CliError> {
                 );
                 let ids: Vec<&str> = f.evidence.iter().map(|e| e.id.as_str()).collect();
                 let reason = if args.verbose {
-                    format!("{} [rule {}]", f.rationale, f.rule)
+                    format!("{} [rule {}]", f.rationale(), f.rule)
                 } else {
-                    rationale::readable(&f.rationale, &ids)
+                    rationale::readable(&f.rationale(), &ids)
                 };
                 output::wrapped(&reason, "      ", "      ", output::dim);
                 for r in &f.rechecks {

@@ -4,7 +4,7 @@
 
 use crate::evidence::{FileDiffPayload, FileOperation};
 use crate::{
-    ClockSource, CollectionMethod, Evidence, EvidenceKind, EvidenceSource, Freshness, Provider,
+    ClockSource, CollectionMethod, Evidence, EvidencePayload, EvidenceSource, Freshness, Provider,
     RecordRef, SessionRef, TrustClass,
 };
 
@@ -89,7 +89,6 @@ impl FileEdit {
             lines_added: self.lines_added,
             lines_removed: self.lines_removed,
         };
-        let payload = serde_json::to_value(&payload).ok()?;
         let anchor = self
             .call_id
             .as_deref()
@@ -103,8 +102,7 @@ impl FileEdit {
         Some(Evidence {
             id: format!("file:{anchor}:{}", self.path),
             session: self.session,
-            kind: EvidenceKind::FileDiff,
-            payload,
+            payload: EvidencePayload::FileDiff(payload),
             source: EvidenceSource {
                 sensor_name: sensor.sensor_name.to_string(),
                 trust_class: TrustClass::AgentAdjacent,
@@ -188,8 +186,12 @@ mod tests {
         edit.discriminator = "toolResult".into();
         let ev = edit.into_evidence(&sensor()).unwrap();
         assert_eq!(ev.id, "file:c1:src/a.rs");
-        assert!(ev.validate().is_ok());
-        assert_eq!(ev.payload["lines_added"], 2);
+        let content = ev.payload.content_json().unwrap();
+        let back = EvidencePayload::from_parts(ev.kind().as_str(), &content).unwrap();
+        assert_eq!(back, ev.payload);
+        let diff = ev.payload.file_diff().unwrap();
+        assert_eq!(diff.lines_added, Some(2));
+        assert_eq!(diff.lines_removed, Some(1));
         assert_eq!(ev.source.freshness.clock, ClockSource::RecordOrderOnly);
         assert_eq!(ev.provenance, "pi:0.1.0:toolResult:edit");
     }
@@ -205,7 +207,8 @@ mod tests {
         edit.succeeded = false;
         edit.error = Some("x".repeat(2000));
         let ev = edit.into_evidence(&sensor()).unwrap();
-        assert!(ev.payload["error"].as_str().unwrap().len() <= ERROR_LIMIT + 3);
+        let error = ev.payload.file_diff().unwrap().error.as_deref().unwrap();
+        assert!(error.len() <= ERROR_LIMIT + 3);
         let empty = FileEdit::new(
             SessionRef::new(Provider::Pi, "s"),
             " ",

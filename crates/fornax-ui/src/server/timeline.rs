@@ -354,7 +354,7 @@ fn claim_list(findings: &[&FindingRow]) -> Markup {
 /// The finding's reason in words (no evidence ids).
 pub fn reason(f: &FindingRow) -> String {
     let ids: Vec<&str> = f.evidence.iter().map(|e| e.id.as_str()).collect();
-    rationale::readable(&f.rationale, &ids)
+    rationale::readable(&f.rationale(), &ids)
 }
 
 /// A subagent's timeline under the call that started it, loaded when opened.

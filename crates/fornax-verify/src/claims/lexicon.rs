@@ -257,6 +257,7 @@ pattern!(
         (?:\s+of)?(?:\s+(?:the|our|my|these|those))?(?:\s+[\w-]+){0,2}?
         \s+(?:tests?|specs?|suites?|checks?|cases?|packages?|crates?|modules?|them|pass(?:es|ed|ing)?|green|failures?|errors?)\b
     | \bmostly\s+(?:green|passing|clean|ok|fine|working)\b
+    | \ball\s+(?:but|except|save)\s+(?:one|two|three|four|five|six|a\s+few|a\s+couple|\d+)\b
     | \b(?:partially|partly|pre-?existing|unrelated|not\s+related|otherwise)\b
     | \b(?:the\s+)?(?:remaining|other)\s+(?:failures?|errors?|issues?|warnings?|ones?)\b
     "

@@ -1199,6 +1199,11 @@ impl<'a> Doc<'a> {
             .first()
             .filter(|&&(first, _)| self.marker(&REPORTED, first))
             .map(|_| Modality::Reported);
+        // "47 passed and 2 failed": the clause with the passed count is not a success claim.
+        let failing_tally = self
+            .lower
+            .get(sentence.start..sentence.end)
+            .is_some_and(|t| scope::FAILING_TALLY.is_match(t));
         for (i, &(clause, contrast)) in clauses.iter().enumerate() {
             let (mut found, context) = self.analyze(clause, previous.as_ref());
             if let Some(m) = carried {
@@ -1217,6 +1222,12 @@ impl<'a> Doc<'a> {
             for mut a in found {
                 if taken_back && is_result(a.subject) && a.modality == Modality::Done {
                     a.modality = Modality::Failure;
+                }
+                if failing_tally
+                    && a.subject == ClaimSubject::TestResult
+                    && a.modality == Modality::Done
+                {
+                    a.modality = Modality::Partial;
                 }
                 a.sentence_index = index;
                 out.push(a);

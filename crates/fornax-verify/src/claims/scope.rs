@@ -6,7 +6,8 @@
 //! in front of "tests" ("the parser tests", "the invoice-service tests", "the integration
 //! tests"). Quantity comes from its words and numbers: "all", "48 passed", "all 48", "48/48",
 //! "0 failed". A ratio or an "x of y" with fewer passed than run admits failure: the clause is
-//! partial success, not a claim.
+//! partial success, not a claim; so does a tally with failures ("47 passed and 2 failed"), for
+//! the whole sentence.
 
 use std::sync::LazyLock;
 
@@ -333,6 +334,12 @@ static COUNT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZERO_FAILED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(?:0|no|zero)\s+(?:test\s+|tests\s+)?(?:failed|failures?|failing)\b|\bnone\s+(?:of\s+them\s+)?failed\b|\bnothing\s+failed\b|\bwithout\s+(?:any\s+)?(?:test\s+)?failures?\b|\b(?:failed|failures?)\s*[:=]\s*0\b")
+        .expect("valid regex")
+});
+/// A tally with failures ("47 passed and 2 failed", "2 failed, 47 passed"): whatever clause
+/// holds the passed count, the sentence admits failure.
+pub(super) static FAILING_TALLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b\d+\s+(?:tests?\s+)?(?:passed|passing|ok)\b\s*(?:,|;|and|but|with)?\s*(?:and\s+)?[1-9]\d*\s+(?:tests?\s+)?(?:failed|failures?|failing|errors?)\b|\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failures?|failing)\b\s*(?:,|;|and)?\s*(?:and\s+)?\d+\s+(?:tests?\s+)?(?:passed|passing)\b")
         .expect("valid regex")
 });
 static ALL_WORD: LazyLock<Regex> = LazyLock::new(|| {

@@ -193,6 +193,8 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
 
 /// Sentences that must not become claims of any kind.
 const NON_CLAIMS: &[&str] = &[
+    "All but two of the snapshot tests pass.",
+    "All but one of the integration tests passed.",
     "I haven't run the tests yet.",
     "Two tests still fail on Windows.",
     "The build should be green once CI picks it up.",
@@ -573,4 +575,22 @@ fn claim_fields_come_from_the_assertion() {
     let json = serde_json::to_value(&claims[0]).unwrap();
     assert_eq!(json["scope"]["kind"], "named");
     assert_eq!(json["quantity"]["count"], 12);
+}
+
+#[test]
+fn a_tally_with_failures_is_no_success_claim() {
+    for t in [
+        "`cargo test` ran 49 tests: 47 passed and 2 failed (`parser::tests::empty_input` and `parser::tests::trailing_comma`).",
+        "Test run: 2 failed, 47 passed.",
+        "47 passed, 1 failed.",
+    ] {
+        let subjects = only_subjects(t);
+        assert!(!subjects.contains(&TestResult), "{t:?} gave {subjects:?}");
+    }
+    // A tally without failures, and a fix of failing tests followed by a full pass, still claim.
+    assert_eq!(
+        only_subjects("Ran the full suite: 88 passed, 0 failed."),
+        [TestResult]
+    );
+    assert!(only_subjects("Fixed the 2 failing tests; all 50 pass now.").contains(&TestResult));
 }

@@ -2,6 +2,7 @@
 //! on the counts of the latest fresh summary. A count says nothing about the other tests; "all
 //! N" also claims that none failed; "none failed" says nothing of how many passed.
 
+use fornax_types::reason::{ChangeFact, ClaimedCount, TestCounts};
 use fornax_types::ClaimQuantity;
 
 use super::outcome::{Judged, Outcome};
@@ -15,12 +16,12 @@ impl Verdicts<'_> {
         run: &Run,
         idx: Option<usize>,
         judged: &Judged,
-        fresh_note: &str,
+        fresh_after: &Option<ChangeFact>,
     ) -> Option<Finding> {
         let (count, all) = match self.claim.quantity {
             ClaimQuantity::AtLeast { count } => (count, false),
             ClaimQuantity::AllOf { count } => (count, true),
-            ClaimQuantity::NoneFailed => return self.none_failed(run, idx, judged, fresh_note),
+            ClaimQuantity::NoneFailed => return self.none_failed(run, idx, judged, fresh_after),
             ClaimQuantity::All | ClaimQuantity::Unqualified => return None,
         };
         if run
@@ -34,63 +35,52 @@ impl Verdicts<'_> {
         let passed = summary.and_then(|s| s.passed);
         let failed = summary.and_then(|s| s.failed).unwrap_or(0);
         let filtered = is_filtered(run, idx);
-        let counts = summary
-            .map(|s| {
-                crate::tools::report::describe_counts(s.passed, s.failed, s.skipped, s.filtered_out)
-            })
-            .unwrap_or_default();
-        let claimed = if all {
-            format!("all {count}")
-        } else {
-            count.to_string()
-        };
+        let counts = summary.map(test_counts).unwrap_or_default();
+        let claimed = ClaimedCount { count, all };
         match passed {
             // "All N" with a failure: the ordinary rule contradicts it.
             _ if all && failed > 0 => None,
             Some(p) if p >= count && all => None,
             Some(p) if p >= count => Some(self.make(
                 Verdict::Verified,
-                "count_met",
-                format!(
-                    "The latest relevant run {} shows {counts}: at least the {count} passing tests the claim states{}; {fresh_note}.",
-                    describe_run(run),
-                    if failed > 0 { " (the claim says nothing about the others)" } else { "" }
-                ),
+                Reason::CountMet {
+                    run: self.run_fact(run),
+                    counts,
+                    count,
+                    readings: judged.readings.clone(),
+                    fresh_after: fresh_after.clone(),
+                },
                 run.evidence_ids(),
             )),
             Some(_) if filtered => Some(self.make(
                 Verdict::Review,
-                "count_filtered",
-                format!(
-                    "The latest relevant run {} shows {counts}, fewer than the {claimed} passing tests the claim states, but it ran only part of the suite.",
-                    describe_run(run)
-                ),
+                Reason::CountFiltered {
+                    run: self.run_fact(run),
+                    counts,
+                    claimed,
+                },
                 run.evidence_ids(),
             )),
             Some(_) => Some(self.make(
                 Verdict::Contradicted,
-                "count_short",
-                format!(
-                    "The latest relevant run {} shows {counts}: fewer than the {claimed} passing tests the claim states; {fresh_note}.",
-                    describe_run(run)
-                ),
+                Reason::CountShort {
+                    run: self.run_fact(run),
+                    counts,
+                    claimed,
+                    fresh_after: fresh_after.clone(),
+                },
                 run.evidence_ids(),
             )),
             // Counts were not reported: nothing shows how many passed.
             None if all && judged.outcome == Outcome::Fail => None,
             None => Some(self.make(
                 Verdict::Review,
-                "count_unknown",
-                format!(
-                    "The latest relevant run {} {} ({}), but its output does not say how many tests passed, and the claim states {claimed}.",
-                    describe_run(run),
-                    match judged.outcome {
-                        Outcome::Pass { .. } => "passed",
-                        Outcome::Fail => "failed",
-                        Outcome::Unknown => "had no clear result",
-                    },
-                    judged.detail
-                ),
+                Reason::CountUnknown {
+                    run: self.run_fact(run),
+                    result: run_result(&judged.outcome),
+                    readings: judged.readings.clone(),
+                    claimed,
+                },
                 run.evidence_ids(),
             )),
         }
@@ -103,7 +93,7 @@ impl Verdicts<'_> {
         run: &Run,
         idx: Option<usize>,
         judged: &Judged,
-        fresh_note: &str,
+        fresh_after: &Option<ChangeFact>,
     ) -> Option<Finding> {
         let s = run.summary.as_ref().filter(|_| run.has_output)?;
         let clean = s.failed == Some(0) && s.passed.unwrap_or(0) > 0;
@@ -112,16 +102,24 @@ impl Verdicts<'_> {
         }
         Some(self.make(
             Verdict::Verified,
-            "none_failed",
-            format!(
-                "The latest relevant run {} reports no failing test ({} {}), which is what the claim states ({}); {fresh_note}.",
-                describe_run(run),
-                s.runner,
-                crate::tools::report::describe_counts(s.passed, s.failed, s.skipped, s.filtered_out),
-                judged.detail
-            ),
+            Reason::NoneFailed {
+                run: self.run_fact(run),
+                runner: s.runner.clone(),
+                counts: test_counts(s),
+                readings: judged.readings.clone(),
+                fresh_after: fresh_after.clone(),
+            },
             run.evidence_ids(),
         ))
+    }
+}
+
+fn test_counts(s: &fornax_types::evidence::TestSummaryPayload) -> TestCounts {
+    TestCounts {
+        passed: s.passed,
+        failed: s.failed,
+        skipped: s.skipped,
+        filtered_out: s.filtered_out,
     }
 }
 

@@ -1,7 +1,13 @@
 //! `git_commit` and `git_push`: the commits and pushes git reported, compared with the claimed
 //! sha, branch and remote; host lookups of the claimed commit when the host made them.
+//!
+//! A claim about another actor's work ("Maya's commit `4e1a9c2` fixed it", "the release bot
+//! pushed the tag") is judged only by evidence about that work: a host lookup of the commit, or
+//! output in the session that lists it. The session's own commits and pushes say nothing about
+//! it, so they never verify or contradict it.
 
-use fornax_types::evidence::GitOutcomeKind;
+use fornax_types::evidence::{GitOutcomeKind, GitOutcomePayload};
+use fornax_types::ClaimActor;
 
 use super::*;
 use crate::gitout::{self, sha_matches, GitOp};
@@ -11,35 +17,123 @@ impl Verdicts<'_> {
         self.obs
             .runs
             .iter()
-            .filter(|r| self.at.sees(r.pos))
+            .filter(|r| self.sees(&r.session, r.pos))
             .filter(|r| {
-                gitout::git_ops(&r.command)
-                    .iter()
-                    .any(|op| matches!(op, GitOp::Push { .. }) == want_push)
-                    || r.git.iter().any(|(_, g)| is_push(g.outcome) == want_push)
+                gitout::git_ops(&r.command).iter().any(|op| match op {
+                    GitOp::Push { .. } => want_push,
+                    GitOp::Commit => !want_push,
+                    GitOp::List => false,
+                }) || r.git.iter().any(|(_, g)| {
+                    if want_push {
+                        is_push(g.outcome)
+                    } else {
+                        is_commit_attempt(g.outcome)
+                    }
+                })
             })
             .collect()
     }
+
+    /// The latest host lookup of `sha` (host lookups are about the repository, not a moment of
+    /// the session: every claim sees them).
+    fn host_check(&self, sha: &str) -> Option<&crate::observe::CommitCheck> {
+        self.obs.checks.iter().rfind(|c| {
+            sha_matches(sha, &c.payload.sha)
+                || c.payload
+                    .full_sha
+                    .as_deref()
+                    .is_some_and(|f| sha_matches(sha, f))
+        })
+    }
+
+    /// A run whose output lists commit `sha` (`git log`, `git show`), latest first.
+    fn listing(&self, sha: &str) -> Option<(&Run, &String, &GitOutcomePayload)> {
+        self.obs
+            .runs
+            .iter()
+            .rev()
+            .filter(|r| self.sees(&r.session, r.pos))
+            .find_map(|r| {
+                r.git.iter().find_map(|(id, g)| {
+                    (g.outcome == GitOutcomeKind::CommitListed
+                        && g.sha.as_deref().is_some_and(|s| sha_matches(sha, s)))
+                    .then_some((r, id, g))
+                })
+            })
+    }
+
+    /// Another actor's commit: a host lookup, or a listing in the session's output.
+    fn others_commit(&self, who: &str) -> Finding {
+        let Some(sha) = self.claim.target.sha.clone() else {
+            return self.make(
+                Verdict::Unverified,
+                Reason::OtherActorUnseen {
+                    who: who.to_string(),
+                    about: "a commit".into(),
+                },
+                Vec::new(),
+            );
+        };
+        if let Some(check) = self.host_check(&sha) {
+            if check.payload.exists {
+                return self.make(
+                    Verdict::Verified,
+                    Reason::HostCommitExists {
+                        sha,
+                        repository: check.payload.repository.clone(),
+                    },
+                    vec![check.evidence_id.clone()],
+                );
+            }
+        }
+        if let Some((run, id, g)) = self.listing(&sha) {
+            return self.make(
+                Verdict::Verified,
+                Reason::CommitListed {
+                    sha: g.sha.clone().unwrap_or(sha),
+                    run: self.run_fact(run),
+                    summary: g.summary.clone(),
+                },
+                vec![id.clone()],
+            );
+        }
+        if let Some(check) = self.host_check(&sha) {
+            // The commit is not in this clone: it may live on a branch not fetched here. Not a
+            // contradiction of someone else's work.
+            return self.make(
+                Verdict::Review,
+                Reason::HostCommitMissing {
+                    sha,
+                    repository: check.payload.repository.clone(),
+                },
+                vec![check.evidence_id.clone()],
+            );
+        }
+        self.make(
+            Verdict::Unverified,
+            Reason::OtherActorUnseen {
+                who: who.to_string(),
+                about: format!("commit {sha}"),
+            },
+            Vec::new(),
+        )
+    }
+
     pub(super) fn git_commit(&self) -> Finding {
+        if let ClaimActor::Other { who } = &self.claim.actor {
+            return self.others_commit(who);
+        }
         let claimed_sha = self.claim.target.sha.clone();
         // A host lookup of the claimed commit is the strongest evidence there is.
         if let Some(sha) = &claimed_sha {
-            if let Some(check) = self.obs.checks.iter().rfind(|c| {
-                self.at.sees(c.pos)
-                    && (sha_matches(sha, &c.payload.sha)
-                        || c.payload
-                            .full_sha
-                            .as_deref()
-                            .is_some_and(|f| sha_matches(sha, f)))
-            }) {
+            if let Some(check) = self.host_check(sha) {
                 return if check.payload.exists {
                     self.make(
                         Verdict::Verified,
-                        "host_check_exists",
-                        format!(
-                            "Commit {sha} exists in {} (host lookup [{}]).",
-                            check.payload.repository, check.evidence_id
-                        ),
+                        Reason::HostCommitExists {
+                            sha: sha.clone(),
+                            repository: check.payload.repository.clone(),
+                        },
                         vec![check.evidence_id.clone()],
                     )
                 } else if let Some(run) = self.git_runs(false).into_iter().find(|r| {
@@ -54,23 +148,20 @@ impl Verdicts<'_> {
                     ev.extend(run.evidence_ids());
                     self.make(
                         Verdict::Review,
-                        "host_check_conflicts",
-                        format!(
-                            "{} created commit {sha}, but a lookup in {} does not find it (host lookup [{}]).",
-                            describe_run(run),
-                            check.payload.repository,
-                            check.evidence_id
-                        ),
+                        Reason::HostCommitConflicts {
+                            sha: sha.clone(),
+                            repository: check.payload.repository.clone(),
+                            run: self.run_fact(run),
+                        },
                         ev,
                     )
                 } else {
                     self.make(
                         Verdict::Contradicted,
-                        "host_check_missing",
-                        format!(
-                            "Commit {sha} does not exist in {} (host lookup [{}]).",
-                            check.payload.repository, check.evidence_id
-                        ),
+                        Reason::HostCommitMissing {
+                            sha: sha.clone(),
+                            repository: check.payload.repository.clone(),
+                        },
                         vec![check.evidence_id.clone()],
                     )
                 };
@@ -81,14 +172,9 @@ impl Verdicts<'_> {
             return f;
         }
         let Some(latest) = runs.last() else {
-            return self.make(
-                Verdict::Unverified,
-                "no_commit_run",
-                "No `git commit` appears in the session before the claim; absence of evidence is not a contradiction.".into(),
-                Vec::new(),
-            );
+            return self.make(Verdict::Unverified, Reason::NoCommitRun, Vec::new());
         };
-        let created: Vec<(&Run, &String, &fornax_types::evidence::GitOutcomePayload)> = runs
+        let created: Vec<(&Run, &String, &GitOutcomePayload)> = runs
             .iter()
             .flat_map(|r| {
                 r.git
@@ -105,25 +191,22 @@ impl Verdicts<'_> {
             {
                 return self.make(
                     Verdict::Verified,
-                    "sha_matches",
-                    format!(
-                        "{} created commit {} on {}, matching the claimed {sha}.",
-                        describe_run(run),
-                        g.sha.as_deref().unwrap_or("?"),
-                        g.branch.as_deref().unwrap_or("an unnamed branch")
-                    ),
+                    Reason::ShaMatches {
+                        run: self.run_fact(run),
+                        sha: g.sha.clone().unwrap_or_else(|| sha.clone()),
+                        branch: g.branch.clone(),
+                    },
                     vec![(*id).clone()],
                 );
             }
             if let Some((run, id, g)) = created.last() {
                 return self.make(
                     Verdict::Contradicted,
-                    "sha_differs",
-                    format!(
-                        "{} created commit {}, not the claimed {sha}.",
-                        describe_run(run),
-                        g.sha.as_deref().unwrap_or("?")
-                    ),
+                    Reason::ShaDiffers {
+                        run: self.run_fact(run),
+                        sha: g.sha.clone().unwrap_or_else(|| "?".into()),
+                        claimed: sha.clone(),
+                    },
                     vec![(*id).clone()],
                 );
             }
@@ -132,25 +215,23 @@ impl Verdicts<'_> {
                 if cb != gb && !gb.starts_with("detached") {
                     return self.make(
                         Verdict::Review,
-                        "branch_differs",
-                        format!(
-                            "{} created commit {} on {gb}, while the claim names {cb}.",
-                            describe_run(run),
-                            g.sha.as_deref().unwrap_or("?")
-                        ),
+                        Reason::CommitBranchDiffers {
+                            run: self.run_fact(run),
+                            sha: g.sha.clone(),
+                            branch: gb.clone(),
+                            claimed: cb.clone(),
+                        },
                         vec![(*id).clone()],
                     );
                 }
             }
             return self.make(
                 Verdict::Verified,
-                "created",
-                format!(
-                    "{} created commit {} on {}.",
-                    describe_run(run),
-                    g.sha.as_deref().unwrap_or("?"),
-                    g.branch.as_deref().unwrap_or("an unnamed branch")
-                ),
+                Reason::CommitCreated {
+                    run: self.run_fact(run),
+                    sha: g.sha.clone(),
+                    branch: g.branch.clone(),
+                },
                 vec![(*id).clone()],
             );
         }
@@ -162,20 +243,14 @@ impl Verdicts<'_> {
             )
         });
         if let Some((id, g)) = not_created {
-            let what = if g.outcome == GitOutcomeKind::NothingToCommit {
-                "reported nothing to commit"
-            } else {
-                "failed"
-            };
             let mut ev = vec![id.clone()];
             ev.extend(latest.exit_id.clone());
             return self.make(
                 Verdict::Contradicted,
-                "not_created",
-                format!(
-                    "The latest commit attempt {} {what}; no commit was created in the session.",
-                    describe_run(latest)
-                ),
+                Reason::NothingCommitted {
+                    run: self.run_fact(latest),
+                    nothing_to_commit: g.outcome == GitOutcomeKind::NothingToCommit,
+                },
                 ev,
             );
         }
@@ -183,25 +258,43 @@ impl Verdicts<'_> {
         match j.outcome {
             Outcome::Fail => self.make(
                 Verdict::Contradicted,
-                "commit_failed",
-                format!("The latest commit attempt {} failed ({}); no commit was created in the session.", describe_run(latest), j.detail),
+                Reason::CommitFailed {
+                    run: self.run_fact(latest),
+                    readings: j.readings,
+                },
                 latest.evidence_ids(),
             ),
             Outcome::Pass { .. } if claimed_sha.is_none() => self.make(
                 Verdict::Verified,
-                "exit_zero",
-                format!("{} succeeded ({}), though its output names no commit.", describe_run(latest), j.detail),
+                Reason::CommitExitZero {
+                    run: self.run_fact(latest),
+                    readings: j.readings,
+                },
                 latest.evidence_ids(),
             ),
             _ => self.make(
                 Verdict::Review,
-                "unconfirmed",
-                format!("{} gives no commit sha to compare with the claim ({}).", describe_run(latest), j.detail),
+                Reason::CommitUnconfirmed {
+                    run: self.run_fact(latest),
+                    readings: j.readings,
+                },
                 latest.evidence_ids(),
             ),
         }
     }
+
     pub(super) fn git_push(&self) -> Finding {
+        if let ClaimActor::Other { who } = &self.claim.actor {
+            // No output of the session's own pushes is evidence about someone else's push.
+            return self.make(
+                Verdict::Unverified,
+                Reason::OtherActorUnseen {
+                    who: who.clone(),
+                    about: "a push".into(),
+                },
+                Vec::new(),
+            );
+        }
         let runs = self.git_runs(true);
         if let Some(f) = self.unavailable_outputs(!runs.is_empty()) {
             return f;
@@ -219,7 +312,7 @@ impl Verdicts<'_> {
                             GitOp::Push { refspecs, .. } => refspecs
                                 .iter()
                                 .any(|s| branch_matches(b, s.rsplit(':').next().unwrap_or(s))),
-                            GitOp::Commit => false,
+                            GitOp::Commit | GitOp::List => false,
                         })
                     })
                 })
@@ -230,85 +323,74 @@ impl Verdicts<'_> {
             of_branch
         };
         let Some(latest) = pool.last() else {
-            return self.make(
-                Verdict::Unverified,
-                "no_push_run",
-                "No `git push` appears in the session before the claim; absence of evidence is not a contradiction.".into(),
-                Vec::new(),
-            );
+            return self.make(Verdict::Unverified, Reason::NoPushRun, Vec::new());
         };
+        let run = self.run_fact(latest);
         let push = latest.git.iter().rev().find(|(_, g)| is_push(g.outcome));
-        match push {
-            Some((id, g)) => {
-                let target = format!(
-                    "{}{}",
-                    g.remote
-                        .as_deref()
-                        .map(|r| format!("{r} "))
-                        .unwrap_or_default(),
-                    g.branch.as_deref().unwrap_or("")
-                );
-                let mut ev = vec![id.clone()];
-                ev.extend(latest.exit_id.clone());
-                match g.outcome {
-                    GitOutcomeKind::PushUpdated => {
-                        if let (Some(b), Some(gb)) = (&branch, &g.branch) {
-                            if !branch_matches(b, gb) {
-                                return self.make(
-                                    Verdict::Review,
-                                    "branch_differs",
-                                    format!("{} updated {target}, while the claim names {b}.", describe_run(latest)),
-                                    ev,
-                                );
-                            }
-                        }
-                        self.make(Verdict::Verified, "updated", format!("{} updated {target}.", describe_run(latest)), ev)
+        let Some((id, g)) = push else {
+            let j = run_outcome(latest, None, None);
+            return match j.outcome {
+                Outcome::Fail => self.make(
+                    Verdict::Contradicted,
+                    Reason::PushFailed {
+                        run,
+                        readings: j.readings,
+                    },
+                    latest.evidence_ids(),
+                ),
+                _ => self.make(
+                    Verdict::Review,
+                    Reason::PushUnconfirmed {
+                        run,
+                        readings: j.readings,
+                    },
+                    latest.evidence_ids(),
+                ),
+            };
+        };
+        let target = format!(
+            "{}{}",
+            g.remote
+                .as_deref()
+                .map(|r| format!("{r} "))
+                .unwrap_or_default(),
+            g.branch.as_deref().unwrap_or("")
+        )
+        .trim()
+        .to_string();
+        let mut ev = vec![id.clone()];
+        ev.extend(latest.exit_id.clone());
+        match g.outcome {
+            GitOutcomeKind::PushUpdated => {
+                if let (Some(b), Some(gb)) = (&branch, &g.branch) {
+                    if !branch_matches(b, gb) {
+                        return self.make(
+                            Verdict::Review,
+                            Reason::PushBranchDiffers {
+                                run,
+                                target,
+                                claimed: b.clone(),
+                            },
+                            ev,
+                        );
                     }
-                    GitOutcomeKind::PushRejected => self.make(
-                        Verdict::Contradicted,
-                        "rejected",
-                        format!("The latest push {} was rejected ({target}).", describe_run(latest)),
-                        ev,
-                    ),
-                    GitOutcomeKind::PushFailed => self.make(
-                        Verdict::Contradicted,
-                        "failed",
-                        format!("The latest push {} failed.", describe_run(latest)),
-                        ev,
-                    ),
-                    _ => self.make(
-                        Verdict::Review,
-                        "up_to_date",
-                        format!("The latest push {} reported everything up-to-date: nothing new reached the remote.", describe_run(latest)),
-                        ev,
-                    ),
                 }
+                self.make(Verdict::Verified, Reason::PushUpdated { run, target }, ev)
             }
-            None => {
-                let j = run_outcome(latest, None, None);
-                match j.outcome {
-                    Outcome::Fail => self.make(
-                        Verdict::Contradicted,
-                        "failed",
-                        format!(
-                            "The latest push {} failed ({}).",
-                            describe_run(latest),
-                            j.detail
-                        ),
-                        latest.evidence_ids(),
-                    ),
-                    _ => self.make(
-                        Verdict::Review,
-                        "unconfirmed",
-                        format!(
-                            "The latest push {} shows no recognisable result ({}).",
-                            describe_run(latest),
-                            j.detail
-                        ),
-                        latest.evidence_ids(),
-                    ),
-                }
-            }
+            GitOutcomeKind::PushRejected => self.make(
+                Verdict::Contradicted,
+                Reason::PushRejected { run, target },
+                ev,
+            ),
+            GitOutcomeKind::PushFailed => self.make(
+                Verdict::Contradicted,
+                Reason::PushFailed {
+                    run,
+                    readings: Vec::new(),
+                },
+                ev,
+            ),
+            _ => self.make(Verdict::Review, Reason::PushUpToDate { run }, ev),
         }
     }
 }
@@ -320,6 +402,15 @@ fn is_push(k: GitOutcomeKind) -> bool {
             | GitOutcomeKind::PushRejected
             | GitOutcomeKind::PushUpToDate
             | GitOutcomeKind::PushFailed
+    )
+}
+
+fn is_commit_attempt(k: GitOutcomeKind) -> bool {
+    matches!(
+        k,
+        GitOutcomeKind::CommitCreated
+            | GitOutcomeKind::NothingToCommit
+            | GitOutcomeKind::CommitFailed
     )
 }
 
@@ -337,4 +428,116 @@ fn commit_index(run: &Run) -> Option<usize> {
     run.invocations.iter().position(|i| {
         commands::base_name(&i.program) == "git" && i.argv.iter().any(|a| a == "commit")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use fornax_types::{ClaimActor, ClaimSubject, ClaimTarget, Item, Verdict};
+
+    use crate::testkit::*;
+    use crate::{judge, observe, timeline::Timeline};
+
+    fn claim(subject: ClaimSubject, sha: Option<&str>, actor: ClaimActor) -> fornax_types::Claim {
+        fornax_types::Claim {
+            id: "c".into(),
+            session: session(),
+            item_key: "answer".into(),
+            loop_position: Some(0),
+            subject,
+            text: "claim".into(),
+            target: ClaimTarget {
+                sha: sha.map(str::to_string),
+                ..ClaimTarget::default()
+            },
+            scope: Default::default(),
+            quantity: Default::default(),
+            actor,
+            at: None,
+        }
+    }
+
+    fn judged(items: &[Item], claim: &fornax_types::Claim) -> fornax_types::Finding {
+        let refs: Vec<&Item> = items.iter().collect();
+        let t = Timeline::build(&refs);
+        let (_, obs) = observe::observe(&t, &[], &[]);
+        judge::judge(
+            claim,
+            &obs,
+            judge::Moment {
+                pos: items.len(),
+                is_final: true,
+                sessions: None,
+            },
+        )
+    }
+
+    fn session_items() -> Vec<Item> {
+        vec![
+            shell_call("lc", Some("l"), "git log --oneline -3"),
+            output(
+                "lo",
+                Some("l"),
+                "4e1a9c2 fix(parser): empty input\nb7d0e13 chore: bump serde\n",
+                Some(0),
+                Some(false),
+            ),
+            shell_call("cc", Some("c"), "git commit -am 'fix'"),
+            output(
+                "co",
+                Some("c"),
+                "On branch main\nnothing to commit, working tree clean",
+                Some(1),
+                Some(true),
+            ),
+            shell_call("pc", Some("p"), "git push origin main"),
+            output(
+                "po",
+                Some("p"),
+                "To github.com:a/b.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs",
+                Some(1),
+                Some(true),
+            ),
+        ]
+    }
+
+    fn other() -> ClaimActor {
+        ClaimActor::Other { who: "Maya".into() }
+    }
+
+    #[test]
+    fn another_actors_commit_is_judged_by_evidence_about_it() {
+        let items = session_items();
+        // The session's own "nothing to commit" says nothing about Maya's commit; the log shows
+        // it.
+        let f = judged(
+            &items,
+            &claim(ClaimSubject::GitCommit, Some("4e1a9c2"), other()),
+        );
+        assert_eq!(f.verdict, Verdict::Verified, "{}", f.rationale());
+        assert_eq!(f.rule, "git_commit.commit_listed");
+        // A commit nothing shows: unverified, never contradicted by the session's own work.
+        let f = judged(
+            &items,
+            &claim(ClaimSubject::GitCommit, Some("9999999"), other()),
+        );
+        assert_eq!(f.verdict, Verdict::Unverified, "{}", f.rationale());
+        // The agent's own claim of the same commit is about its own work: contradicted.
+        let f = judged(
+            &items,
+            &claim(ClaimSubject::GitCommit, None, ClaimActor::Agent),
+        );
+        assert_eq!(f.verdict, Verdict::Contradicted, "{}", f.rationale());
+    }
+
+    #[test]
+    fn another_actors_push_is_not_contradicted_by_the_sessions_rejected_push() {
+        let items = session_items();
+        let f = judged(&items, &claim(ClaimSubject::GitPush, None, other()));
+        assert_eq!(f.verdict, Verdict::Unverified, "{}", f.rationale());
+        let f = judged(
+            &items,
+            &claim(ClaimSubject::GitPush, None, ClaimActor::Agent),
+        );
+        assert_eq!(f.verdict, Verdict::Contradicted, "{}", f.rationale());
+    }
 }

@@ -15,7 +15,10 @@
 //! on what the output shows for that scope, and a named command only on runs of that
 //! invocation or of one covering it.
 
-use fornax_types::{Claim, ClaimSubject, Finding, Verdict};
+use std::collections::BTreeSet;
+
+use fornax_types::reason::{ChangeFact, CheckKind, Reason, RunFact, RunResult, When};
+use fornax_types::{Claim, ClaimSubject, Finding, SessionRef, Verdict};
 
 use crate::commands::{self, exit_reflects, names_command, CommandKind};
 use crate::observe::{Change, Observations, Run, UNPOSITIONED};
@@ -31,54 +34,56 @@ mod tests;
 
 use outcome::{run_outcome, Outcome};
 
-/// When a claim was made, for choosing the evidence it may rest on.
+/// When a claim was made and whose evidence it may rest on.
 #[derive(Debug, Clone, Copy)]
-pub struct Moment {
+pub struct Moment<'a> {
     /// Timeline index of the claim's item.
     pub pos: usize,
-    /// Nothing happened after the claim (a final answer): evidence tied to no moment counts
-    /// too. Evidence placed after the claim never does, final or not: a later run is a
-    /// re-check shown beside the finding, not the basis of the verdict the claim had.
+    /// Nothing the claim can see happened after it (a final answer): evidence tied to no
+    /// moment counts too. Evidence placed after the claim never does, final or not: a later
+    /// run is a re-check shown beside the finding, not the basis of the verdict the claim had.
     pub is_final: bool,
+    /// The sessions whose evidence the claim may rest on: its own and its subagents'. `None`:
+    /// every session of the timeline.
+    pub sessions: Option<&'a BTreeSet<SessionRef>>,
 }
 
-impl Moment {
-    fn sees(&self, pos: usize) -> bool {
+impl Moment<'_> {
+    fn sees_pos(&self, pos: usize) -> bool {
         if pos == UNPOSITIONED {
             self.is_final
         } else {
             pos < self.pos
         }
     }
+
+    /// Whether evidence from `session` at timeline index `pos` existed for the claim.
+    pub fn sees(&self, session: &SessionRef, pos: usize) -> bool {
+        self.sees_pos(pos) && self.sessions.is_none_or(|s| s.contains(session))
+    }
 }
 
 struct Verdicts<'a> {
     claim: &'a Claim,
     obs: &'a Observations,
-    at: Moment,
+    at: Moment<'a>,
 }
 
-fn finding(
-    claim: &Claim,
-    verdict: Verdict,
-    rule: &str,
-    rationale: String,
-    evidence: Vec<String>,
-) -> Finding {
+fn finding(claim: &Claim, verdict: Verdict, reason: Reason, evidence: Vec<String>) -> Finding {
     let mut evidence = evidence;
     evidence.dedup();
     Finding {
         claim_id: claim.id.clone(),
         session: claim.session.clone(),
         verdict,
-        rationale,
+        rule: format!("{}.{}", claim.subject.as_str(), reason.rule()),
+        reason,
         evidence,
-        rule: format!("{}.{}", claim.subject.as_str(), rule),
     }
 }
 
 /// Judges one claim.
-pub fn judge(claim: &Claim, obs: &Observations, at: Moment) -> Finding {
+pub fn judge(claim: &Claim, obs: &Observations, at: Moment<'_>) -> Finding {
     let v = Verdicts { claim, obs, at };
     match claim.subject {
         ClaimSubject::TestResult => v.check(CommandKind::Test),
@@ -93,49 +98,21 @@ pub fn judge(claim: &Claim, obs: &Observations, at: Moment) -> Finding {
     }
 }
 
-fn when(pos: usize, at: &Option<String>) -> String {
+fn when(pos: usize, at: &Option<String>) -> When {
     match at {
-        Some(t) => format!("at {t}"),
-        None if pos == UNPOSITIONED => "(not tied to a timeline item)".to_string(),
-        None => format!("at timeline position {pos} (no runtime timestamp)"),
+        Some(t) => When::At { time: t.clone() },
+        None if pos == UNPOSITIONED => When::Unpositioned,
+        None => When::Position { index: pos as u64 },
     }
 }
 
-fn ids(list: &[String]) -> String {
-    if list.is_empty() {
-        String::new()
-    } else {
-        format!(" [{}]", list.join(", "))
+/// How a run ended, as a stale or uncounted run's rationale says it.
+fn run_result(outcome: &Outcome) -> RunResult {
+    match outcome {
+        Outcome::Pass { .. } => RunResult::Passed,
+        Outcome::Fail => RunResult::Failed,
+        Outcome::Unknown => RunResult::Unclear,
     }
-}
-
-fn describe_run(run: &Run) -> String {
-    let mut ev = run.evidence_ids();
-    if ev.is_empty() {
-        if let Some(k) = &run.call_key {
-            ev.push(format!("call {k}"));
-        }
-    }
-    format!(
-        "`{}` {}{}",
-        short(&run.command),
-        when(run.pos, &run.at),
-        ids(&ev)
-    )
-}
-
-fn describe_change(c: &Change) -> String {
-    let path = if c.path.is_empty() {
-        "files it does not name".to_string()
-    } else {
-        c.path.clone()
-    };
-    let ev = c
-        .evidence_id
-        .clone()
-        .map(|i| vec![i])
-        .unwrap_or_else(|| vec![format!("call {}", c.item_key)]);
-    format!("{} of {} {}{}", c.tool, path, when(c.pos, &c.at), ids(&ev))
 }
 
 fn short(command: &str) -> String {
@@ -147,6 +124,16 @@ fn short(command: &str) -> String {
     s
 }
 
+fn change_fact(c: &Change) -> ChangeFact {
+    ChangeFact {
+        tool: c.tool.clone(),
+        path: (!c.path.is_empty()).then(|| c.path.clone()),
+        operation: c.operation,
+        when: when(c.pos, &c.at),
+        error: c.error.clone(),
+    }
+}
+
 /// Tool ids that name the same tool (the tool table's families).
 fn tool_family(tool: &str) -> &str {
     match tool {
@@ -156,16 +143,20 @@ fn tool_family(tool: &str) -> &str {
 }
 
 impl Verdicts<'_> {
-    fn make(
-        &self,
-        verdict: Verdict,
-        rule: &str,
-        rationale: String,
-        evidence: Vec<String>,
-    ) -> Finding {
-        finding(self.claim, verdict, rule, rationale, evidence)
+    fn make(&self, verdict: Verdict, reason: Reason, evidence: Vec<String>) -> Finding {
+        finding(self.claim, verdict, reason, evidence)
     }
-    /// The latest file modification (successful or of unknown outcome) the claim can see.
+    fn sees(&self, session: &SessionRef, pos: usize) -> bool {
+        self.at.sees(session, pos)
+    }
+    /// The run as a rationale cites it: a subagent's run is named as such.
+    fn run_fact(&self, run: &Run) -> RunFact {
+        RunFact {
+            command: short(&run.command),
+            when: when(run.pos, &run.at),
+            by_subagent: (run.session != self.claim.session).then(|| run.session.native_id.clone()),
+        }
+    }
     /// The latest file modification the claim can see that may change a command's result:
     /// successful or of unknown outcome, and not a documentation-only file.
     fn last_modification(&self) -> Option<&Change> {
@@ -173,7 +164,9 @@ impl Verdicts<'_> {
             .changes
             .iter()
             .filter(|c| {
-                self.at.sees(c.pos) && c.succeeded != Some(false) && !is_documentation(&c.path)
+                self.sees(&c.session, c.pos)
+                    && c.succeeded != Some(false)
+                    && !is_documentation(&c.path)
             })
             .max_by_key(|c| c.pos)
     }
@@ -183,7 +176,7 @@ impl Verdicts<'_> {
             .changes
             .iter()
             .filter(|c| {
-                self.at.sees(c.pos)
+                self.sees(&c.session, c.pos)
                     && c.succeeded != Some(false)
                     && c.pos > pos
                     && !is_documentation(&c.path)
@@ -193,15 +186,11 @@ impl Verdicts<'_> {
     fn unavailable_outputs(&self, relevant_calls: bool) -> Option<Finding> {
         let o = &self.obs.observability;
         if o.outputs_unobservable() && (relevant_calls || o.calls_unobservable() || !o.any_call) {
-            let why = if o.any_call {
-                "the capture records tool calls but no tool results at all (for example a hook configuration without PostToolUse), so the command's outcome cannot be observed"
-            } else {
-                "the runtime declares that tool output cannot be observed in this capture"
-            };
             return Some(self.make(
                 Verdict::Unavailable,
-                "unavailable.no_tool_output",
-                why.to_string(),
+                Reason::OutputsUnobservable {
+                    calls_seen: o.any_call,
+                },
                 Vec::new(),
             ));
         }
@@ -213,7 +202,7 @@ impl Verdicts<'_> {
             .obs
             .runs
             .iter()
-            .filter(|r| self.at.sees(r.pos))
+            .filter(|r| self.sees(&r.session, r.pos))
             .collect();
         if let Some(cmd) = &self.claim.target.command {
             let named: Vec<(&Run, Option<usize>)> = visible
@@ -286,11 +275,11 @@ impl Verdicts<'_> {
     }
     fn check(&self, kind: CommandKind) -> Finding {
         let relevant = self.relevant_checks(kind);
-        let what = match kind {
-            CommandKind::Test => "test",
-            CommandKind::Build => "build",
-            CommandKind::Lint => "lint",
-            CommandKind::Other => "matching",
+        let check = match kind {
+            CommandKind::Test => CheckKind::Test,
+            CommandKind::Build => CheckKind::Build,
+            CommandKind::Lint => CheckKind::Lint,
+            CommandKind::Other => CheckKind::Command,
         };
         let named = self
             .claim
@@ -298,21 +287,18 @@ impl Verdicts<'_> {
             .command
             .as_deref()
             .map(|c| format!("`{c}`"))
-            .or_else(|| self.claim.target.tool.clone())
-            .map(|n| format!(" ({n})"))
-            .unwrap_or_default();
+            .or_else(|| self.claim.target.tool.clone());
         if let Some(f) = self.unavailable_outputs(!relevant.is_empty()) {
             return f;
         }
         if relevant.is_empty() {
             return self.make(
                 Verdict::Unverified,
-                "no_run",
-                format!("No {what} run{named} appears in the session before the claim; absence of evidence is not a contradiction."),
+                Reason::NoRun { check, named },
                 Vec::new(),
             );
         }
-        let relevant = match self.drop_not_started(relevant, what) {
+        let relevant = match self.drop_not_started(relevant, check) {
             Ok(r) => r,
             Err(f) => return *f,
         };
@@ -326,11 +312,14 @@ impl Verdicts<'_> {
             None => relevant,
         };
         if let (true, Some((unit, name))) = (relevant.is_empty(), &scope) {
-            let unit = *unit;
             return self.make(
                 Verdict::Unverified,
-                "no_scope_run",
-                format!("Every {what} run{named} before the claim selected another part of the project; none ran or showed the {} `{name}`, and absence of evidence is not a contradiction.", scope::unit_word(unit)),
+                Reason::NoScopeRun {
+                    check,
+                    named,
+                    unit: *unit,
+                    name: name.clone(),
+                },
                 Vec::new(),
             );
         }
@@ -352,6 +341,7 @@ impl Verdicts<'_> {
         } else {
             self.last_modification()
         };
+        let fresh_after = last_mod.map(change_fact);
         let fresh: Vec<&(&Run, Option<usize>)> = relevant
             .iter()
             .filter(|(r, _)| last_mod.is_none_or(|m| r.pos >= m.pos))
@@ -361,57 +351,43 @@ impl Verdicts<'_> {
             let Some(&(stale, sidx)) = relevant.last() else {
                 return self.make(
                     Verdict::Unverified,
-                    "no_run",
-                    "No relevant run.".into(),
+                    Reason::NoRun {
+                        check: CheckKind::Command,
+                        named: None,
+                    },
                     Vec::new(),
                 );
             };
             let j = run_outcome(stale, sidx, kind);
             let after = self.modification_after(stale.pos).or(last_mod);
             let mut ev = stale.evidence_ids();
-            let mod_desc = match after {
-                Some(m) => {
-                    ev.extend(m.evidence_id.clone());
-                    describe_change(m)
-                }
-                None => "a later file modification".into(),
-            };
-            let result = match j.outcome {
-                Outcome::Pass { .. } => "passed",
-                Outcome::Fail => "failed",
-                Outcome::Unknown => "had no clear result",
-            };
+            if let Some(m) = after {
+                ev.extend(m.evidence_id.clone());
+            }
+            let result = run_result(&j.outcome);
             return self.make(
                 Verdict::Review,
-                "stale",
-                format!(
-                    "The latest relevant run {} {result} ({}), but it is stale: {} came after it, and no run followed that edit before the claim.",
-                    describe_run(stale),
-                    j.detail,
-                    mod_desc
-                ),
+                Reason::Stale {
+                    run: self.run_fact(stale),
+                    result,
+                    readings: j.readings,
+                    after: after.map(change_fact),
+                },
                 ev,
             );
         };
         let j = run_outcome(latest, idx, kind);
-        let fresh_note = match last_mod {
-            Some(m) => format!(
-                "it is fresh (after the last file modification, {})",
-                describe_change(m)
-            ),
-            None => "no file was modified after it".to_string(),
-        };
         if matches!(kind, Some(CommandKind::Build | CommandKind::Lint)) {
-            if let Some(f) = self.scoped_check(latest, idx, &j, &fresh_note) {
+            if let Some(f) = self.scoped_check(latest, idx, &j, &fresh_after) {
                 return f;
             }
         }
         if kind == Some(CommandKind::Test) {
-            if let Some(f) = self.scoped(latest, idx, &j, &fresh_note) {
+            if let Some(f) = self.scoped(latest, idx, &j, &fresh_after) {
                 return f;
             }
             if self.scope().is_none() {
-                if let Some(f) = self.counted(latest, idx, &j, &fresh_note) {
+                if let Some(f) = self.counted(latest, idx, &j, &fresh_after) {
                     return f;
                 }
             }
@@ -419,12 +395,11 @@ impl Verdicts<'_> {
         match j.outcome {
             Outcome::Fail => self.make(
                 Verdict::Contradicted,
-                "latest_fresh_fails",
-                format!(
-                    "The latest relevant run {} failed: {}; {fresh_note}.",
-                    describe_run(latest),
-                    j.detail
-                ),
+                Reason::Failed {
+                    run: self.run_fact(latest),
+                    readings: j.readings,
+                    fresh_after,
+                },
                 latest.evidence_ids(),
             ),
             Outcome::Unknown => {
@@ -445,22 +420,18 @@ impl Verdicts<'_> {
                 {
                     return self.make(
                         Verdict::Unavailable,
-                        "unavailable.no_exit_status",
-                        format!(
-                            "The latest relevant run {} shows no result in its output, and the runtime declares that exit statuses cannot be observed in this capture.",
-                            describe_run(latest)
-                        ),
+                        Reason::ExitStatusUnobservable {
+                            run: self.run_fact(latest),
+                        },
                         latest.evidence_ids(),
                     );
                 }
                 self.make(
                     Verdict::Review,
-                    "inconclusive",
-                    format!(
-                        "The latest relevant run {} is inconclusive: {}.",
-                        describe_run(latest),
-                        j.detail
-                    ),
+                    Reason::Inconclusive {
+                        run: self.run_fact(latest),
+                        readings: j.readings,
+                    },
                     latest.evidence_ids(),
                 )
             }
@@ -471,12 +442,11 @@ impl Verdicts<'_> {
                 if full || !whole_suite || names_filtered {
                     return self.make(
                         Verdict::Verified,
-                        "latest_fresh_passes",
-                        format!(
-                            "The latest relevant run {} passed: {}; {fresh_note}.",
-                            describe_run(latest),
-                            j.detail
-                        ),
+                        Reason::Passed {
+                            run: self.run_fact(latest),
+                            readings: j.readings,
+                            fresh_after,
+                        },
                         latest.evidence_ids(),
                     );
                 }
@@ -491,13 +461,12 @@ impl Verdicts<'_> {
                             ev.extend(latest.evidence_ids());
                             return self.make(
                                 Verdict::Verified,
-                                "fresh_full_pass_then_filtered",
-                                format!(
-                                    "A full run {} passed ({}) and the later filtered run {} passed too; {fresh_note}.",
-                                    describe_run(earlier),
-                                    e.detail,
-                                    describe_run(latest)
-                                ),
+                                Reason::FullPassThenFiltered {
+                                    full: self.run_fact(earlier),
+                                    full_readings: e.readings,
+                                    filtered: self.run_fact(latest),
+                                    fresh_after,
+                                },
                                 ev,
                             );
                         }
@@ -506,12 +475,10 @@ impl Verdicts<'_> {
                 }
                 self.make(
                     Verdict::Review,
-                    "filtered",
-                    format!(
-                        "The latest relevant run {} passed ({}), but it ran only part of the suite while the claim is about all of it.",
-                        describe_run(latest),
-                        j.detail
-                    ),
+                    Reason::Filtered {
+                        run: self.run_fact(latest),
+                        readings: j.readings,
+                    },
                     latest.evidence_ids(),
                 )
             }
@@ -522,7 +489,9 @@ impl Verdicts<'_> {
             .runs
             .iter()
             .filter(|r| {
-                self.at.sees(r.pos) && names_command(cmd, &r.invocations) && covers_claimed(cmd, r)
+                self.sees(&r.session, r.pos)
+                    && names_command(cmd, &r.invocations)
+                    && covers_claimed(cmd, r)
             })
             .map(|r| (r, claimed_invocation(cmd, r)))
             .collect()
@@ -532,7 +501,7 @@ impl Verdicts<'_> {
     fn drop_not_started<'r>(
         &self,
         relevant: Vec<(&'r Run, Option<usize>)>,
-        what: &str,
+        check: CheckKind,
     ) -> Result<Vec<(&'r Run, Option<usize>)>, Box<Finding>> {
         let (failed, started): (Vec<_>, Vec<_>) = relevant
             .into_iter()
@@ -545,23 +514,17 @@ impl Verdicts<'_> {
         };
         Err(Box::new(self.make(
             Verdict::Unverified,
-            "not_started",
-            format!(
-                "The only {what} run, {}, could not start (`{}`): that is no run, so nothing shows the result; absence of evidence is not a contradiction.",
-                describe_run(run),
-                run.start_failure.as_deref().unwrap_or("")
-            ),
+            Reason::NotStarted {
+                check,
+                run: self.run_fact(run),
+                failure: run.start_failure.clone().unwrap_or_default(),
+            },
             run.evidence_ids(),
         )))
     }
     /// The finding for a command claim that names no command.
     fn no_command(&self) -> Finding {
-        self.make(
-            Verdict::Unverified,
-            "no_command",
-            "The claim names no command to look for.".into(),
-            Vec::new(),
-        )
+        self.make(Verdict::Unverified, Reason::NoCommand, Vec::new())
     }
     fn command_succeeded(&self) -> Finding {
         let Some(cmd) = self.claim.target.command.clone() else {
@@ -574,12 +537,11 @@ impl Verdicts<'_> {
         if relevant.is_empty() {
             return self.make(
                 Verdict::Unverified,
-                "never_ran",
-                format!("`{cmd}` does not appear among the commands run before the claim."),
+                Reason::NeverRan { command: cmd },
                 Vec::new(),
             );
         }
-        let relevant = match self.drop_not_started(relevant, "matching") {
+        let relevant = match self.drop_not_started(relevant, CheckKind::Command) {
             Ok(r) => r,
             Err(f) => return *f,
         };
@@ -594,24 +556,19 @@ impl Verdicts<'_> {
         match relevant.last() {
             Some((run, _)) => self.make(
                 Verdict::Verified,
-                "ran",
-                format!(
-                    "`{cmd}` ran: {} ({} matching run(s) before the claim).",
-                    describe_run(run),
-                    relevant.len()
-                ),
+                Reason::Ran {
+                    command: cmd,
+                    run: self.run_fact(run),
+                    runs: u32::try_from(relevant.len()).unwrap_or(u32::MAX),
+                },
                 run.evidence_ids(),
             ),
-            None if self.obs.observability.calls_unobservable() => self.make(
-                Verdict::Unavailable,
-                "unavailable.no_tool_calls",
-                "The runtime declares that tool calls cannot be observed in this capture.".into(),
-                Vec::new(),
-            ),
+            None if self.obs.observability.calls_unobservable() => {
+                self.make(Verdict::Unavailable, Reason::CallsUnobservable, Vec::new())
+            }
             None => self.make(
                 Verdict::Unverified,
-                "never_ran",
-                format!("`{cmd}` does not appear among the commands run before the claim."),
+                Reason::NeverRan { command: cmd },
                 Vec::new(),
             ),
         }

@@ -1,10 +1,11 @@
 //! Reading one run's outcome for a claim: pass (full or filtered), fail, or unknown, with how
-//! it was read (exit status and its strength, summary, output lines).
+//! it was read (exit status and its strength, summary, output lines) as typed [`Reading`]s.
 
+use fornax_types::reason::Reading;
 use fornax_types::EvidenceStrength;
 
 use super::*;
-use crate::diagnostics::Reading;
+use crate::diagnostics::Reading as Diagnostic;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Outcome {
@@ -17,13 +18,12 @@ pub(super) enum Outcome {
 pub(super) struct Judged {
     pub(super) outcome: Outcome,
     /// How the outcome was read, for the rationale.
-    pub(super) detail: String,
+    pub(super) readings: Vec<Reading>,
 }
 
-pub(super) fn strength(s: EvidenceStrength) -> &'static str {
-    match s {
-        EvidenceStrength::Structural => "structural",
-        EvidenceStrength::Heuristic => "heuristic",
+impl Judged {
+    fn new(outcome: Outcome, readings: Vec<Reading>) -> Judged {
+        Judged { outcome, readings }
     }
 }
 
@@ -31,10 +31,7 @@ pub(super) fn strength(s: EvidenceStrength) -> &'static str {
 /// where `idx` is the invocation the claim is about.
 pub(super) fn run_outcome(run: &Run, idx: Option<usize>, kind: Option<CommandKind>) -> Judged {
     if !run.has_output {
-        return Judged {
-            outcome: Outcome::Unknown,
-            detail: "no result was ever recorded for the call".into(),
-        };
+        return Judged::new(Outcome::Unknown, vec![Reading::NoResult]);
     }
     let class_at = idx
         .and_then(|i| run.classes.iter().find(|(j, _)| *j == i))
@@ -42,19 +39,13 @@ pub(super) fn run_outcome(run: &Run, idx: Option<usize>, kind: Option<CommandKin
     if kind == Some(CommandKind::Build) && class_at.is_some_and(|c| c.kind == CommandKind::Test) {
         return build_from_test_run(run);
     }
-    let mut notes: Vec<String> = Vec::new();
+    let mut notes: Vec<Reading> = Vec::new();
     let exit = run.exit.as_ref();
     if exit.is_some_and(|e| e.interrupted == Some(true)) {
-        return Judged {
-            outcome: Outcome::Unknown,
-            detail: "the call was interrupted".into(),
-        };
+        return Judged::new(Outcome::Unknown, vec![Reading::Interrupted]);
     }
     if exit.is_some_and(|e| e.timed_out == Some(true)) {
-        return Judged {
-            outcome: Outcome::Unknown,
-            detail: "the call timed out".into(),
-        };
+        return Judged::new(Outcome::Unknown, vec![Reading::TimedOut]);
     }
     let class_filtered = idx
         .and_then(|i| run.classes.iter().find(|(j, _)| *j == i))
@@ -67,14 +58,15 @@ pub(super) fn run_outcome(run: &Run, idx: Option<usize>, kind: Option<CommandKin
     let filtered = class_filtered || summary.is_some_and(|s| s.filtered == Some(true));
     let attributable = idx.is_none_or(|i| exit_reflects(&run.invocations, i));
     if let Some(s) = summary {
-        let desc =
-            crate::tools::report::describe_counts(s.passed, s.failed, s.skipped, s.filtered_out);
-        notes.push(format!("summary ({} {desc})", s.runner));
+        notes.push(Reading::Summary {
+            runner: s.runner.clone(),
+            passed: s.passed,
+            failed: s.failed,
+            skipped: s.skipped,
+            filtered_out: s.filtered_out,
+        });
         if s.failed.unwrap_or(0) > 0 {
-            return Judged {
-                outcome: Outcome::Fail,
-                detail: notes.join("; "),
-            };
+            return Judged::new(Outcome::Fail, notes);
         }
     }
     let summary_clean = summary
@@ -85,84 +77,57 @@ pub(super) fn run_outcome(run: &Run, idx: Option<usize>, kind: Option<CommandKin
         Some(CommandKind::Build) | Some(CommandKind::Test) => run.build_reading.as_ref(),
         _ => None,
     };
-    let pass = |notes: &mut Vec<String>| -> Judged {
+    let pass = |mut notes: Vec<Reading>| -> Judged {
         if filtered {
-            notes.push("the run selected a subset of the suite".into());
+            notes.push(Reading::Subset);
         }
-        Judged {
-            outcome: Outcome::Pass { full: !filtered },
-            detail: notes.join("; "),
-        }
+        Judged::new(Outcome::Pass { full: !filtered }, notes)
     };
     match exit.and_then(|e| e.exit_code.map(|c| (c, e.strength))) {
-        Some((code, s)) if attributable => {
-            notes.insert(0, format!("exit {code} ({})", strength(s)));
+        Some((code, strength)) if attributable => {
+            notes.insert(0, Reading::Exit { code, strength });
             if code != 0 && summary_clean && kind == Some(CommandKind::Test) {
                 // The tests passed and the command failed for another reason (a coverage
                 // threshold, a teardown): the signals conflict.
-                notes.push("but the summary reports no failing test".into());
-                return Judged {
-                    outcome: Outcome::Unknown,
-                    detail: notes.join("; "),
-                };
+                notes.push(Reading::SummaryShowsNoFailure);
+                return Judged::new(Outcome::Unknown, notes);
             }
             if code != 0 {
-                return Judged {
-                    outcome: Outcome::Fail,
-                    detail: notes.join("; "),
-                };
+                return Judged::new(Outcome::Fail, notes);
             }
             if summary_empty {
-                notes.push("no tests ran".into());
-                return Judged {
-                    outcome: Outcome::Unknown,
-                    detail: notes.join("; "),
-                };
+                notes.push(Reading::NoTestsRan);
+                return Judged::new(Outcome::Unknown, notes);
             }
             // A heuristic 0 (assumed from a call not marked failed) is weaker than an output
             // that shows the build or lint failing.
-            if s == EvidenceStrength::Heuristic
+            if strength == EvidenceStrength::Heuristic
                 && matches!(kind, Some(CommandKind::Build | CommandKind::Lint))
             {
-                if let Some(Reading::Failed(line)) = reading {
-                    notes.push(format!("but the output shows `{line}`"));
-                    return Judged {
-                        outcome: Outcome::Fail,
-                        detail: notes.join("; "),
-                    };
+                if let Some(Diagnostic::Failed(line)) = reading {
+                    notes.push(Reading::OutputContradicts { line: line.clone() });
+                    return Judged::new(Outcome::Fail, notes);
                 }
             }
             if kind == Some(CommandKind::Lint) {
                 if let Some(w) = &run.lint_warning {
                     // Exit 0 with warnings: not the clean result a lint claim describes.
-                    notes.push(format!("but the output reports warnings (`{w}`)"));
-                    return Judged {
-                        outcome: Outcome::Unknown,
-                        detail: notes.join("; "),
-                    };
+                    notes.push(Reading::LintWarnings { line: w.clone() });
+                    return Judged::new(Outcome::Unknown, notes);
                 }
             }
-            pass(&mut notes)
+            pass(notes)
         }
-        Some((code, s)) => {
-            notes.insert(
-                0,
-                format!(
-                    "exit {code} ({}) belongs to a later command of the line (a pipe, `||` or `;`)",
-                    strength(s)
-                ),
-            );
+        Some((code, strength)) => {
+            notes.insert(0, Reading::ExitOfLaterCommand { code, strength });
             decide_without_exit(summary_clean, reading, notes, pass)
         }
         None => {
             if exit.is_some_and(|e| e.failed == Some(true)) && attributable {
-                notes.insert(0, "the runtime marked the call failed".into());
-                return Judged {
-                    outcome: Outcome::Fail,
-                    detail: notes.join("; "),
-                };
+                notes.insert(0, Reading::MarkedFailed);
+                return Judged::new(Outcome::Fail, notes);
             }
-            notes.insert(0, "no exit status recorded".into());
+            notes.insert(0, Reading::NoExitStatus);
             decide_without_exit(summary_clean, reading, notes, pass)
         }
     }
@@ -171,64 +136,54 @@ pub(super) fn run_outcome(run: &Run, idx: Option<usize>, kind: Option<CommandKin
 /// A test run read as a build: compile errors fail it; tests that ran (whatever their result)
 /// or a clean exit show that the code built.
 fn build_from_test_run(run: &Run) -> Judged {
-    if let Some(Reading::Failed(line)) = &run.build_reading {
-        return Judged {
-            outcome: Outcome::Fail,
-            detail: format!("the test run could not build the code: `{line}`"),
-        };
+    if let Some(Diagnostic::Failed(line)) = &run.build_reading {
+        return Judged::new(
+            Outcome::Fail,
+            vec![Reading::TestRunDidNotBuild { line: line.clone() }],
+        );
     }
     if let Some(s) = &run.summary {
-        return Judged {
-            outcome: Outcome::Pass { full: true },
-            detail: format!(
-                "the code built and the tests ran ({} summary reported)",
-                s.runner
-            ),
-        };
+        return Judged::new(
+            Outcome::Pass { full: true },
+            vec![Reading::TestRunBuilt {
+                runner: s.runner.clone(),
+            }],
+        );
     }
     match run
         .exit
         .as_ref()
         .and_then(|e| e.exit_code.map(|c| (c, e.strength)))
     {
-        Some((0, s)) => Judged {
-            outcome: Outcome::Pass { full: true },
-            detail: format!("the test run exited 0 ({})", strength(s)),
-        },
-        _ => Judged {
-            outcome: Outcome::Unknown,
-            detail: "the test run does not show whether the code built".into(),
-        },
+        Some((0, strength)) => Judged::new(
+            Outcome::Pass { full: true },
+            vec![Reading::TestRunExited { strength }],
+        ),
+        _ => Judged::new(Outcome::Unknown, vec![Reading::TestRunSilentOnBuild]),
     }
 }
 
 fn decide_without_exit(
     summary_clean: bool,
-    reading: Option<&Reading>,
-    mut notes: Vec<String>,
-    pass: impl Fn(&mut Vec<String>) -> Judged,
+    reading: Option<&Diagnostic>,
+    mut notes: Vec<Reading>,
+    pass: impl Fn(Vec<Reading>) -> Judged,
 ) -> Judged {
     if summary_clean {
-        return pass(&mut notes);
+        return pass(notes);
     }
     match reading {
-        Some(Reading::Failed(line)) => {
-            notes.push(format!("output shows `{line}`"));
-            Judged {
-                outcome: Outcome::Fail,
-                detail: notes.join("; "),
-            }
+        Some(Diagnostic::Failed(line)) => {
+            notes.push(Reading::OutputShows { line: line.clone() });
+            Judged::new(Outcome::Fail, notes)
         }
-        Some(Reading::Succeeded(line)) => {
-            notes.push(format!("output shows `{line}`"));
-            pass(&mut notes)
+        Some(Diagnostic::Succeeded(line)) => {
+            notes.push(Reading::OutputShows { line: line.clone() });
+            pass(notes)
         }
         None => {
-            notes.push("the output does not say whether it passed".into());
-            Judged {
-                outcome: Outcome::Unknown,
-                detail: notes.join("; "),
-            }
+            notes.push(Reading::OutputSilent);
+            Judged::new(Outcome::Unknown, notes)
         }
     }
 }

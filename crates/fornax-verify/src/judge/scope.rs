@@ -6,6 +6,8 @@
 use fornax_types::evidence::{TestOutcome, TestScopeResult};
 use fornax_types::{ClaimQuantity, ClaimScope, ScopeUnit};
 
+use fornax_types::reason::ChangeFact;
+
 use super::outcome::{Judged, Outcome};
 use super::*;
 
@@ -211,7 +213,7 @@ impl Verdicts<'_> {
         run: &Run,
         idx: Option<usize>,
         judged: &Judged,
-        fresh_note: &str,
+        fresh_after: &Option<ChangeFact>,
     ) -> Option<Finding> {
         let (unit, name) = self.scope()?;
         let scopes: &[TestScopeResult] = run.summary.as_ref().map_or(&[], |s| &s.scopes);
@@ -221,22 +223,20 @@ impl Verdicts<'_> {
             .iter()
             .filter(|s| s.outcome == TestOutcome::Failed)
             .collect();
-        let unit_word = unit_word(unit);
         if let Some(f) = failed.first() {
             return Some(self.make(
                 Verdict::Contradicted,
-                "scope_fails",
-                format!(
-                    "The latest relevant run {} shows the {unit_word} `{}` failing ({} `{}`); {fresh_note}.",
-                    describe_run(run),
+                Reason::ScopeFails {
+                    run: self.run_fact(run),
+                    unit,
                     name,
-                    unit_word,
-                    f.name
-                ),
+                    reported: f.name.clone(),
+                    fresh_after: fresh_after.clone(),
+                },
                 run.evidence_ids(),
             ));
         }
-        if let Some(f) = self.scope_count_short(run, &hits, &name, unit_word) {
+        if let Some(f) = self.scope_count_short(run, &hits, unit, &name) {
             return Some(f);
         }
         let others_failed = run
@@ -246,14 +246,14 @@ impl Verdicts<'_> {
         if hits.iter().any(|s| s.outcome == TestOutcome::Passed) {
             return Some(self.make(
                 Verdict::Verified,
-                "scope_passes",
-                format!(
-                    "The latest relevant run {} shows the {unit_word} `{}` passing ({} matching result(s), none failed){}; {fresh_note}.",
-                    describe_run(run),
+                Reason::ScopePasses {
+                    run: self.run_fact(run),
+                    unit,
                     name,
-                    hits.len(),
-                    if others_failed { ", although other scopes failed" } else { "" }
-                ),
+                    matching: u32::try_from(hits.len()).unwrap_or(u32::MAX),
+                    others_failed,
+                    fresh_after: fresh_after.clone(),
+                },
                 run.evidence_ids(),
             ));
         }
@@ -264,13 +264,12 @@ impl Verdicts<'_> {
         (judged.outcome == Outcome::Fail).then(|| {
             self.make(
                 Verdict::Review,
-                "scope_unknown",
-                format!(
-                    "The latest relevant run {} failed ({}), but its output does not show the {unit_word} `{}` either way.",
-                    describe_run(run),
-                    judged.detail,
-                    name
-                ),
+                Reason::ScopeUnknown {
+                    run: self.run_fact(run),
+                    readings: judged.readings.clone(),
+                    unit,
+                    name,
+                },
                 run.evidence_ids(),
             )
         })
@@ -284,13 +283,12 @@ impl Verdicts<'_> {
         run: &Run,
         idx: Option<usize>,
         judged: &Judged,
-        fresh_note: &str,
+        fresh_after: &Option<ChangeFact>,
     ) -> Option<Finding> {
         let (unit, name) = self.check_scope()?;
         if judged.outcome != Outcome::Fail || run_selects(run, idx, unit, &name) {
             return None;
         }
-        let unit_word = unit_word(unit);
         if let Some(f) = run
             .check_failing
             .iter()
@@ -298,34 +296,26 @@ impl Verdicts<'_> {
         {
             return Some(self.make(
                 Verdict::Contradicted,
-                "scope_fails",
-                format!(
-                    "The latest relevant run {} failed ({}), with errors in `{f}`, which is the {unit_word} `{name}` the claim is about; {fresh_note}.",
-                    describe_run(run),
-                    judged.detail
-                ),
+                Reason::ScopeCheckFails {
+                    run: self.run_fact(run),
+                    readings: judged.readings.clone(),
+                    unit,
+                    name,
+                    failing: f.clone(),
+                    fresh_after: fresh_after.clone(),
+                },
                 run.evidence_ids(),
             ));
         }
-        let where_ = if run.check_failing.is_empty() {
-            "its output does not say where".to_string()
-        } else {
-            let shown: Vec<&str> = run
-                .check_failing
-                .iter()
-                .take(5)
-                .map(String::as_str)
-                .collect();
-            format!("its errors are in `{}`", shown.join("`, `"))
-        };
         Some(self.make(
             Verdict::Review,
-            "scope_unknown",
-            format!(
-                "The latest relevant run {} failed ({}), but {where_}, and it does not show the {unit_word} `{name}` either way.",
-                describe_run(run),
-                judged.detail
-            ),
+            Reason::ScopeCheckUnknown {
+                run: self.run_fact(run),
+                readings: judged.readings.clone(),
+                unit,
+                name,
+                failing: run.check_failing.iter().take(5).cloned().collect(),
+            },
             run.evidence_ids(),
         ))
     }
@@ -338,8 +328,8 @@ impl Verdicts<'_> {
         &self,
         run: &Run,
         hits: &[&TestScopeResult],
+        unit: ScopeUnit,
         name: &str,
-        unit_word: &str,
     ) -> Option<Finding> {
         let count = match self.claim.quantity {
             ClaimQuantity::AtLeast { count } | ClaimQuantity::AllOf { count } => count,
@@ -352,23 +342,14 @@ impl Verdicts<'_> {
         }
         Some(self.make(
             Verdict::Review,
-            "scope_count_short",
-            format!(
-                "The latest relevant run {} shows {passed} passing test(s) in the {unit_word} `{name}`, fewer than the {count} the claim states.",
-                describe_run(run)
-            ),
+            Reason::ScopeCountShort {
+                run: self.run_fact(run),
+                unit,
+                name: name.to_string(),
+                passed,
+                count,
+            },
             run.evidence_ids(),
         ))
-    }
-}
-
-pub(super) fn unit_word(unit: ScopeUnit) -> &'static str {
-    match unit {
-        ScopeUnit::Test => "test",
-        ScopeUnit::File => "file",
-        ScopeUnit::Package => "package",
-        ScopeUnit::Module => "module",
-        ScopeUnit::Service => "service",
-        ScopeUnit::Suite => "suite",
     }
 }

@@ -40,6 +40,7 @@ fn judged(runs: Vec<[Item; 2]>, text: &str, quantity: ClaimQuantity, scope: Clai
         Moment {
             pos: items.len() - 1,
             is_final: true,
+            sessions: None,
         },
     )
 }
@@ -86,7 +87,7 @@ fn a_count_says_nothing_about_the_other_tests() {
         WHOLE,
     );
     assert_eq!(f.verdict, Verdict::Verified, "{f:?}");
-    assert!(f.rationale.contains("48 passed"), "{}", f.rationale);
+    assert!(f.rationale().contains("48 passed"), "{}", f.rationale());
     assert_eq!(f.rule, "test_result.count_met");
 }
 
@@ -100,7 +101,7 @@ fn fewer_passes_than_claimed_contradict_a_count() {
     );
     assert_eq!(f.verdict, Verdict::Contradicted, "{f:?}");
     assert_eq!(f.rule, "test_result.count_short");
-    assert!(f.rationale.contains("17 passed") && f.rationale.contains("48"));
+    assert!(f.rationale().contains("17 passed") && f.rationale().contains("48"));
 }
 
 #[test]
@@ -297,7 +298,7 @@ fn a_file_shown_failing_is_contradicted() {
         named(ScopeUnit::File, "tests/test_render.py"),
     );
     assert_eq!(f.verdict, Verdict::Contradicted, "{f:?}");
-    assert!(f.rationale.contains("tests/test_render.py"));
+    assert!(f.rationale().contains("tests/test_render.py"));
 }
 
 #[test]
@@ -475,7 +476,7 @@ fn build_errors_in_the_claimed_file_contradict_and_elsewhere_are_partial() {
         named(ScopeUnit::File, "src/api.ts"),
     );
     assert_eq!(f.verdict, Verdict::Review, "{f:?}");
-    assert!(f.rationale.contains("src/table.tsx"), "{}", f.rationale);
+    assert!(f.rationale().contains("src/table.tsx"), "{}", f.rationale());
     let go = "# example.com/shop/web\nweb/main.go:3:2: undefined: render\n";
     let f = scoped_check(
         vec![ran(1, "go build ./...", 1, go)],
