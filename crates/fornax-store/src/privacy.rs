@@ -219,6 +219,7 @@ impl Store {
         out.usage = del("DELETE FROM usage WHERE session_id IN (SELECT id FROM forget_session)")?;
         del("DELETE FROM redaction WHERE session_id IN (SELECT id FROM forget_session)")?;
         del("DELETE FROM capability WHERE session_id IN (SELECT id FROM forget_session)")?;
+        del("DELETE FROM verify_pending WHERE session_id IN (SELECT id FROM forget_session)")?;
         del("DELETE FROM session_source WHERE session_id IN (SELECT id FROM forget_session)")?;
         del("DELETE FROM session WHERE id IN (SELECT id FROM forget_session)")?;
         out.records = del("DELETE FROM record WHERE id IN (SELECT id FROM forget_record)")?;
