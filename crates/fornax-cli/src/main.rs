@@ -131,6 +131,13 @@ enum Command {
     Man,
     /// Tokens and cost per day, month, session or 5-hour block.
     Usage(cmd::usage::UsageArgs),
+    /// Remove a session (with its subagents) or a project's sessions from everything Fornax keeps.
+    #[command(
+        after_help = "Examples:\n  fornax forget 5b7c1f0e\n  fornax forget --project ~/work/client-x"
+    )]
+    Forget(cmd::forget::ForgetArgs),
+    /// Re-apply the current secret detectors to everything stored (`--again`).
+    Redact(cmd::redact::RedactArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -164,6 +171,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Doctor => cmd::doctor::run(&ctx),
         Command::Ui(args) => cmd::ui::run(&ctx, args),
         Command::Config(args) => cmd::config::run(&ctx, args),
+        Command::Forget(args) => cmd::forget::run(&ctx, args),
+        Command::Redact(args) => cmd::redact::run(&ctx, args),
         // Answered in `main` before any context: they need no home.
         Command::Help(_) | Command::Completions(_) | Command::Man => Ok(()),
     }

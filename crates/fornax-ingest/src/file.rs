@@ -78,7 +78,7 @@ pub(crate) enum Detected {
 /// Values sniffed at the start of a dump or array.
 const SNIFF_VALUES: usize = 8;
 
-fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
+pub(crate) fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
     meta.mtime()
         .saturating_mul(1_000_000_000)
         .saturating_add(meta.mtime_nsec())
@@ -92,6 +92,14 @@ impl Ingestor<'_> {
         let meta = std::fs::metadata(&path).map_err(io_err(&path))?;
         let key = file_key(&path);
         let state = self.store.source_state(&key)?;
+        // Its sessions were forgotten: never read again.
+        if state
+            .as_ref()
+            .is_some_and(|s| s.status == fornax_store::FORGOTTEN)
+        {
+            self.summary.sources.unchanged += 1;
+            return Ok(());
+        }
         let (inode, size, mtime) = (meta.ino(), meta.len(), mtime_ns(&meta));
         let tail_ok = self
             .options

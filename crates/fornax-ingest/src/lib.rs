@@ -23,6 +23,7 @@
 mod discover;
 mod file;
 mod fingerprint;
+mod forget;
 pub mod frame;
 pub mod order;
 mod pipeline;
@@ -32,6 +33,7 @@ mod tree;
 mod verification;
 
 pub use discover::{discover, discover_paths, Discovery};
+pub use forget::{forget_in_spool, ArchiveEraser, SpoolForgotten};
 /// Wall-clock timestamps; shared with the hook, which writes them into spool envelopes.
 pub use fornax_live::clock;
 /// What a scan reports; shared with the daemon's socket, which carries it.

@@ -44,6 +44,9 @@ pub struct IngestOptions {
     /// left alone this long (`Some(ZERO)`: at once, as a scan does; `None`: never, waiting for
     /// the newline). A later append that completes the line does not repeat it.
     pub tail_quiet: Option<std::time::Duration>,
+    /// Paths never captured (`[capture] exclude`, expanded): files under them are skipped, and
+    /// so is every message of a session whose working directory is one of them.
+    pub exclude: Vec<String>,
 }
 
 impl Default for IngestOptions {
@@ -53,6 +56,7 @@ impl Default for IngestOptions {
             text_cap: 256 * 1024,
             verify: true,
             tail_quiet: Some(std::time::Duration::ZERO),
+            exclude: Vec::new(),
         }
     }
 }
@@ -174,6 +178,8 @@ pub(crate) struct SourceTally {
     /// Lone surrogate escapes repaired to read a record.
     pub(crate) repaired: u64,
     records: u64,
+    /// Sessions whose working directory is excluded from capture (their messages are dropped).
+    excluded: std::collections::HashSet<SessionRef>,
 }
 
 /// Building the detectors is not free; one set serves the whole process.
@@ -268,6 +274,12 @@ impl<'s> Ingestor<'s> {
         progress.start(files.len(), total);
         for path in files {
             let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+            if fornax_live::config::is_excluded(&self.options.exclude, &path.to_string_lossy()) {
+                self.summary
+                    .skip_source(path.display().to_string(), "excluded from capture");
+                progress.advance(size);
+                continue;
+            }
             let result = if path.is_dir() {
                 match self.registry.tree_for_dir(path) {
                     Some(desc) => self.ingest_tree(path, desc),
@@ -588,6 +600,9 @@ impl RecordCtx<'_, '_, '_> {
                 self.tally.runtime_version = Some(v.clone());
             }
         }
+        if !self.options.exclude.is_empty() && self.excluded(&msg) {
+            return Ok(());
+        }
         let started = Instant::now();
         // Every message is redacted; what was found is counted for its session, if it has one.
         let mut sessionless = RedactionCounts::default();
@@ -601,6 +616,20 @@ impl RecordCtx<'_, '_, '_> {
         msg.cap_texts(self.options.text_cap);
         self.writer.apply(&msg)?;
         Ok(())
+    }
+}
+
+impl RecordCtx<'_, '_, '_> {
+    /// Whether `msg` belongs to a session running in an excluded path (learned from its
+    /// session message, which adapters send before the session's other messages).
+    fn excluded(&mut self, msg: &IngestMessage) -> bool {
+        if let IngestMessage::Session(s) = msg {
+            let cwd = s.cwd.as_deref().unwrap_or("");
+            if !cwd.is_empty() && fornax_live::config::is_excluded(&self.options.exclude, cwd) {
+                self.tally.excluded.insert(s.id.clone());
+            }
+        }
+        message_session(msg).is_some_and(|s| self.tally.excluded.contains(&s))
     }
 }
 

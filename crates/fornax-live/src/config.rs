@@ -19,6 +19,55 @@ pub struct Config {
     pub scan: ScanConfig,
     #[serde(default)]
     pub intervene: InterveneConfig,
+    #[serde(default)]
+    pub capture: CaptureConfig,
+}
+
+/// `[capture]`: what is never captured.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureConfig {
+    /// Projects or paths never captured: a hook event whose working directory is one of them
+    /// (or inside one) is dropped, and scans skip files under them and sessions that run in
+    /// them. `~/` is the user's home.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+}
+
+impl CaptureConfig {
+    /// The excluded paths, `~/` expanded and trailing slashes removed (`/` stays `/`).
+    pub fn excluded(&self) -> Vec<String> {
+        self.exclude
+            .iter()
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| {
+                let p = p.trim();
+                let expanded = match p.strip_prefix("~/") {
+                    Some(rest) => dirs::home_dir()
+                        .map(|h| h.join(rest).display().to_string())
+                        .unwrap_or_else(|| p.to_string()),
+                    None => p.to_string(),
+                };
+                let trimmed = expanded.trim_end_matches('/');
+                if trimmed.is_empty() {
+                    "/".to_string()
+                } else {
+                    trimmed.to_string()
+                }
+            })
+            .collect()
+    }
+}
+
+/// Whether `path` is one of `excluded` (as [`CaptureConfig::excluded`] gives them) or inside
+/// one. A plain prefix check on path components: cheap enough for every hook event.
+pub fn is_excluded(excluded: &[String], path: &str) -> bool {
+    excluded.iter().any(|e| {
+        e == "/"
+            || path
+                .strip_prefix(e.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -80,5 +129,23 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(load(dir.path()), Err(ConfigError::Invalid { .. })));
+    }
+
+    #[test]
+    fn exclusion_matches_the_path_and_what_is_inside_it_only() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            config_path(dir.path()),
+            "[capture]\nexclude = [\"/work/secret/\", \"  \"]\n",
+        )
+        .unwrap();
+        let excluded = load(dir.path()).unwrap().capture.excluded();
+        assert_eq!(excluded, vec!["/work/secret".to_string()]);
+        assert!(is_excluded(&excluded, "/work/secret"));
+        assert!(is_excluded(&excluded, "/work/secret/sub/dir"));
+        assert!(!is_excluded(&excluded, "/work/secrets"));
+        assert!(!is_excluded(&excluded, "/work"));
+        assert!(!is_excluded(&[], "/work/secret"));
+        assert!(is_excluded(&["/".to_string()], "/anything"));
     }
 }

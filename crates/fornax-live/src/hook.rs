@@ -161,6 +161,8 @@ struct HookHead {
     session_id: Option<serde_json::Value>,
     #[serde(default)]
     stop_hook_active: Option<serde_json::Value>,
+    #[serde(default)]
+    cwd: Option<serde_json::Value>,
 }
 
 /// The payload on stdin (at most [`MAX_PAYLOAD`] bytes), its raw line breaks flattened and
@@ -191,6 +193,9 @@ fn claude(home: &Path) -> Result<(), HookError> {
     }
     // Keep the agent's bytes; only read the few fields the hook acts on.
     let head: HookHead = serde_json::from_str(payload).map_err(|e| HookError::payload(&e))?;
+    if excluded_cwd(home, head.cwd.as_ref()) {
+        return Ok(());
+    }
     let line = spool::envelope_line("claude-hook", &clock::now_rfc3339(), payload);
     private_home(home)?;
     spool::append(&spool_path(home), &[line], spool::DEFAULT_SPOOL_LIMIT, true)?;
@@ -242,6 +247,17 @@ fn intervention_enabled(home: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// Whether the event's working directory is one `[capture] exclude` names: such an event is
+/// dropped before it reaches the spool (and is not logged: its path is the user's secret).
+fn excluded_cwd(home: &Path, cwd: Option<&serde_json::Value>) -> bool {
+    let Some(cwd) = cwd.and_then(|v| v.as_str()) else {
+        return false;
+    };
+    config::load(home)
+        .map(|c| config::is_excluded(&c.capture.excluded(), cwd))
+        .unwrap_or(false)
+}
+
 /// A Copilot CLI hook: the payload is kept byte for byte inside `{"hookType", "input"}` (the
 /// shape of the session log's own `hook.start` mirror), since only the command line says
 /// which event it is. Copilot reads no answer from most hooks; nothing is printed.
@@ -261,6 +277,9 @@ fn copilot(home: &Path, event: &str) -> Result<(), HookError> {
         serde_json::from_str(&input).map_err(|e| HookError::payload(&e))?;
     if !value.is_object() {
         log(home, "copilot hook payload is not a JSON object; dropped");
+        return Ok(());
+    }
+    if excluded_cwd(home, value.get("cwd")) {
         return Ok(());
     }
     let wrapped = format!("{{\"hookType\":\"{event}\",\"input\":{input}}}");
@@ -302,6 +321,10 @@ fn cursor(home: &Path) -> Result<(), HookError> {
             if !input.is_empty() {
                 log(home, "cursor hook payload is not a JSON object; dropped");
             }
+            return Ok(());
+        }
+        let roots = field("workspace_roots").and_then(|r| r.get(0));
+        if excluded_cwd(home, field("cwd").or(roots)) {
             return Ok(());
         }
         let line = spool::envelope_line("cursor-hook", &clock::now_rfc3339(), &input);

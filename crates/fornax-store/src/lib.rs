@@ -33,6 +33,7 @@ mod foreign;
 mod listing;
 mod lock;
 mod mirror;
+mod privacy;
 mod query;
 mod read;
 mod recheck;
@@ -49,6 +50,7 @@ pub use listing::{
 };
 pub use lock::{LockHolder, LockWait, WriterLock};
 pub use mirror::{MirrorFinding, MirrorItem};
+pub use privacy::{Forgotten, Rerun, SpoolRange, FORGOTTEN};
 pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
     describe_evidence, DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow,

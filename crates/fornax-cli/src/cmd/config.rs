@@ -61,6 +61,13 @@ const KEYS: &[(&str, &str, &str)] = &[
         "When a Claude Code turn ends on a CONTRADICTED claim, send the turn back to the agent \
          with the evidence (needs `fornax install claude`).",
     ),
+    (
+        "capture.exclude",
+        "list of directories",
+        "Projects or paths never captured: hook events whose working directory is one of them \
+         (or inside one) are dropped, and scans and the daemon skip files under them and \
+         sessions that ran in them. A leading ~/ is the home directory.",
+    ),
 ];
 
 fn keys(ctx: &Context) -> Vec<Key> {
@@ -98,6 +105,15 @@ fn keys(ctx: &Context) -> Vec<Key> {
                 "false".to_string(),
                 c.intervene.enabled.to_string(),
                 c.intervene.enabled,
+            ),
+            "capture.exclude" => (
+                "nothing excluded".to_string(),
+                if c.capture.exclude.is_empty() {
+                    "[]".to_string()
+                } else {
+                    format!("[{}]", c.capture.excluded().join(", "))
+                },
+                !c.capture.exclude.is_empty(),
             ),
             _ => continue,
         };

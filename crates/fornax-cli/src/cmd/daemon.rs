@@ -86,6 +86,7 @@ pub fn run(ctx: &Context, args: DaemonArgs) -> Result<(), CliError> {
                     // A final line without newline is taken once its file is quiet: a writer
                     // may still be finishing it.
                     tail_quiet: Some(Duration::from_secs(2)),
+                    exclude: ctx.config.capture.excluded(),
                     ..fornax_ingest::IngestOptions::default()
                 },
                 poll_interval: Duration::from_secs(10),

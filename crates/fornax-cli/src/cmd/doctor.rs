@@ -128,6 +128,7 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
         "store": store,
         "spool": spool,
         "spool_bytes": spool["bytes"],
+        "capture_exclude": ctx.config.capture.excluded(),
     });
     if ctx.json {
         output::json(&report);
@@ -189,6 +190,15 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
     output::line(&format!(
         "  last event received: {}",
         report["last_event_received"].as_str().unwrap_or("none")
+    ));
+    let excluded = ctx.config.capture.excluded();
+    output::line(&format!(
+        "  never captured ([capture] exclude): {}",
+        if excluded.is_empty() {
+            "nothing".to_string()
+        } else {
+            excluded.join(", ")
+        }
     ));
     output::heading("Adapters and what each transport can observe");
     for a in &adapters {

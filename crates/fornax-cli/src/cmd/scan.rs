@@ -181,6 +181,7 @@ fn scan_here(
     let started_at = fornax_ingest::clock::now_rfc3339();
     let mut options = IngestOptions {
         verify,
+        exclude: ctx.config.capture.excluded(),
         ..IngestOptions::default()
     };
     if let Some(m) = max_record.or(ctx.config.scan.max_record_bytes) {
