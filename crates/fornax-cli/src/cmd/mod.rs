@@ -19,3 +19,4 @@ pub mod show;
 pub mod status;
 pub mod ui;
 pub mod usage;
+pub mod watch;
