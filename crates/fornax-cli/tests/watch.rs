@@ -1,3 +1,4 @@
+#![allow(clippy::print_stderr)] // a skipped terminal test says why
 //! `fornax watch` end to end: in a real pseudo-terminal (a private tmux server), and through
 //! a pipe. A Claude Code transcript grows by the turn that claims "All tests pass"; once
 //! `fornax scan` has ingested it, the view shows the claim CONTRADICTED without a restart.

@@ -141,10 +141,10 @@ impl App {
             KeyCode::Up | KeyCode::Char('k') if self.open.is_none() => {
                 self.selected = self.selected.saturating_sub(1);
             }
-            KeyCode::Down | KeyCode::Char('j') if self.open.is_none() => {
-                if self.selected + 1 < self.snap.sessions.len() {
-                    self.selected += 1;
-                }
+            KeyCode::Down | KeyCode::Char('j')
+                if self.open.is_none() && self.selected + 1 < self.snap.sessions.len() =>
+            {
+                self.selected += 1;
             }
             KeyCode::Enter | KeyCode::Right if self.open.is_none() => {
                 self.open = self.snap.sessions.get(self.selected).map(|s| s.id);
