@@ -40,6 +40,7 @@ Examples:
   fornax search \"all tests pass\" --project ledger
   fornax show latest                 a session's timeline with its verdicts
   fornax ui                          the same in your browser
+  fornax watch                       live: sessions, calls and verdicts as they happen
   fornax help verdicts               what the five verdicts mean";
 
 #[derive(Debug, Parser)]
@@ -138,6 +139,11 @@ enum Command {
     Forget(cmd::forget::ForgetArgs),
     /// Re-apply the current secret detectors to everything stored (`--again`).
     Redact(cmd::redact::RedactArgs),
+    /// A live view: sessions across agents, their latest calls, claims as they are judged.
+    #[command(
+        after_help = "Examples:\n  fornax watch                     full-screen on a terminal (keys: ↑↓ enter esc a p r q)\n  fornax watch --provider codex\n  fornax watch --plain | grep CONTRADICTED   one line per item and verdict"
+    )]
+    Watch(cmd::watch::WatchArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -148,6 +154,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Sync(args) => cmd::sync::run(&ctx, args),
         Command::Sessions(args) => cmd::sessions::run(&ctx, args),
         Command::Usage(args) => cmd::usage::run(&ctx, args),
+        Command::Watch(args) => cmd::watch::run(&ctx, args),
         Command::Show(args) => cmd::show::run(&ctx, args),
         Command::Search(args) => cmd::search::run(&ctx, args),
         Command::Query(args) => cmd::query::run(&ctx, args),

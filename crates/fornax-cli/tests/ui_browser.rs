@@ -206,6 +206,34 @@ fn the_dashboard_in_a_real_browser() {
         "a hit's session",
     );
 
+    // Usage: the same totals `fornax usage` prints, per day and per session, priced.
+    let cli = fornax(&home).args(["usage", "--json"]).output().unwrap();
+    assert!(cli.status.success());
+    let cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+    let tokens = cli["totals"]["total_tokens"].as_u64().unwrap();
+    assert!(tokens > 0, "the fixtures report usage");
+    b.open(&ui.page("/usage"));
+    assert_eq!(text(&mut b, "h1"), "Usage");
+    assert_eq!(text(&mut b, "header.top nav a.current"), "Usage");
+    assert_eq!(
+        text(&mut b, "#usage-total-tokens").replace(',', ""),
+        tokens.to_string()
+    );
+    assert!(text(&mut b, "#usage-cost").starts_with('$'));
+    assert_eq!(
+        count(&mut b, "#usage-table tbody tr"),
+        cli["rows"].as_array().unwrap().len() as i64,
+        "one row per day"
+    );
+    shot(&mut b, "usage");
+    b.open(&ui.page("/usage?report=session&provider=claude-code"));
+    assert!(text(&mut b, "#usage-table").contains("5b7c1f0e"));
+    b.click("#usage-table a[href='/s/5b7c1f0e-2d4a-4c55-9a1e-0f3b6c2d8e11']");
+    b.wait_for(
+        "document.querySelector('#timeline') !== null",
+        "a session from the usage page",
+    );
+
     // A 10,000-item session: the first screen in under a second, at most 2,000 rows.
     b.open(&ui.page("/s/9d0c2b7a"));
     let loaded = b

@@ -57,6 +57,9 @@ pub enum FindingOrder {
     /// Most urgent verdict first (CONTRADICTED, REVIEW, UNVERIFIED, UNAVAILABLE, VERIFIED),
     /// then the newest claim first.
     Severity,
+    /// The most recently judged first (a live view's order: a verdict that just changed
+    /// comes first).
+    Judged,
 }
 
 impl ListFilter {
@@ -230,6 +233,7 @@ impl Store {
                                          WHEN 'VERIFIED' THEN 4 ELSE 5 END,
                           COALESCE({FINDING_TIME}, '') DESC, s.id DESC, c.id DESC"
             ),
+            FindingOrder::Judged => "ORDER BY f.id DESC".to_string(),
         };
         push_limit(&mut tail, limit, offset);
         self.finding_rows(&conditions, &args, &tail)
@@ -459,6 +463,16 @@ impl Store {
                 })
             },
         )?)
+    }
+
+    /// The providers that have sessions with items, in name order.
+    pub fn providers(&self) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT DISTINCT s.provider FROM session s
+             WHERE EXISTS (SELECT 1 FROM item WHERE item.session_id = s.id) ORDER BY 1",
+        )?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Sessions and current verdicts per provider and working directory.

@@ -23,3 +23,4 @@ pub mod status;
 pub mod sync;
 pub mod ui;
 pub mod usage;
+pub mod watch;

@@ -32,7 +32,8 @@ fn last_line(text: &str) -> &str {
         .unwrap_or("")
 }
 
-fn item_body(item: &serde_json::Value, room: usize) -> String {
+/// One timeline item as one line of at most about `room` columns.
+pub(crate) fn item_body(item: &serde_json::Value, room: usize) -> String {
     let v = &item["semantic"]["value"];
     let text_of = |t: &serde_json::Value| t["text"].as_str().unwrap_or("").to_string();
     let short = |s: &str, n: usize| text::shorten(s, n.max(20));
@@ -149,6 +150,14 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<(), CliError> {
     if let Some(p) = &s.parent_native_id {
         output::line(&format!("  subagent of {p}"));
     }
+    let usage = match super::usage::session_usage(ctx, &store, &s.provider, &s.native_id)? {
+        Some((totals, prices)) => format!(
+            "usage {} (prices of {prices})",
+            super::usage::session_usage_line(&totals)
+        ),
+        None => "usage: none recorded".to_string(),
+    };
+    output::wrapped(&usage, "  ", "    ", output::plain);
     for src in &s.sources {
         output::wrapped(&format!("source {src}"), "  ", "    ", output::dim);
     }

@@ -17,6 +17,9 @@ pub struct StatusArgs {
     /// Read Claude Code's statusLine JSON on stdin and print one short line for that session.
     #[arg(long)]
     pub statusline: bool,
+    /// With `--statusline`: add the session's cost so far (from the index, priced offline).
+    #[arg(long, requires = "statusline")]
+    pub cost: bool,
 }
 
 fn compact(counts: &BTreeMap<String, i64>) -> String {
@@ -34,6 +37,17 @@ fn compact(counts: &BTreeMap<String, i64>) -> String {
     parts.join(" ")
 }
 
+/// ` · $0.42` for a session with usage, nothing for one without (the line stays short).
+fn session_cost(ctx: &Context, store: &fornax_store::Store, id: i64) -> String {
+    let Ok(row) = store.session_row(id) else {
+        return String::new();
+    };
+    match super::usage::session_usage(ctx, store, &row.provider, &row.native_id) {
+        Ok(Some((totals, _))) => format!(" · {}", super::usage::cost_cell(&totals)),
+        _ => String::new(),
+    }
+}
+
 pub fn run(ctx: &Context, args: StatusArgs) -> Result<(), CliError> {
     if args.statusline {
         let mut input = String::new();
@@ -49,7 +63,11 @@ pub fn run(ctx: &Context, args: StatusArgs) -> Result<(), CliError> {
                     // The session and its subagents' sessions, counted in the index.
                     let family = store.family_ids(id)?;
                     let counts = store.verdict_counts(Some(&family))?;
-                    format!("fornax {}", compact(&counts))
+                    let mut line = format!("fornax {}", compact(&counts));
+                    if args.cost {
+                        line.push_str(&session_cost(ctx, &store, id));
+                    }
+                    line
                 }
                 Err(_) => "fornax: watching".to_string(),
             },

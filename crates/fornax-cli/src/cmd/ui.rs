@@ -44,6 +44,7 @@ pub fn run(ctx: &Context, args: UiArgs) -> Result<(), CliError> {
         providers: super::filters::providers(),
         records: Arc::new(Records),
         poll: Duration::from_millis(500),
+        prices: super::usage::price_table(ctx)?,
     };
     let json = ctx.json;
     let open = args.open;

@@ -231,3 +231,45 @@ pub fn count(n: u64) -> String {
     }
     out
 }
+
+/// A session's usage (its subagents' included), priced, and the price table's version:
+/// `None` when the index holds no usage for it (the agent reported none).
+pub fn session_usage(
+    ctx: &Context,
+    store: &fornax_store::Store,
+    provider: &str,
+    native_id: &str,
+) -> Result<Option<(Totals, String)>, CliError> {
+    let query = UsageQuery {
+        provider: Some(provider.to_string()),
+        session: Some(native_id.to_string()),
+        ..UsageQuery::default()
+    };
+    let groups = store.usage_groups(UsageGrain::Session, &query)?;
+    if groups.is_empty() {
+        return Ok(None);
+    }
+    let table = price_table(ctx)?;
+    let report = fornax_usage::build(Grain::Session, &groups, &table, None);
+    Ok(Some((report.totals, report.prices.version)))
+}
+
+/// One line of a session's tokens and cost, for `show` and the status line.
+pub fn session_usage_line(t: &Totals) -> String {
+    let mut kinds = vec![
+        format!("input {}", count(t.input_tokens)),
+        format!("output {}", count(t.output_tokens)),
+    ];
+    if t.cache_creation_tokens > 0 {
+        kinds.push(format!("cache write {}", count(t.cache_creation_tokens)));
+    }
+    if t.cache_read_tokens > 0 {
+        kinds.push(format!("cache read {}", count(t.cache_read_tokens)));
+    }
+    format!(
+        "{} tokens ({}) · {}",
+        count(t.total_tokens),
+        kinds.join(" · "),
+        cost_cell(t)
+    )
+}

@@ -16,6 +16,7 @@ pub enum Section {
     Sessions,
     Findings,
     Search,
+    Usage,
     None,
 }
 
@@ -71,6 +72,7 @@ pub fn layout(frame: Frame<'_>, main: Markup) -> Markup {
                         (nav(Section::Overview, "/", "Overview"))
                         (nav(Section::Sessions, "/sessions", "Sessions"))
                         (nav(Section::Findings, "/findings", "Findings"))
+                        (nav(Section::Usage, "/usage", "Usage"))
                     }
                     form.search action="/search" method="get" role="search" {
                         input type="search" name="q" placeholder="Search prompts and agent text" aria-label="Search";

@@ -71,6 +71,8 @@ pub struct Options {
     pub records: Arc<dyn RecordSource>,
     /// How often the index is checked for additions (live updates).
     pub poll: Duration,
+    /// The price table the usage page prices with (the caller reads any override file).
+    pub prices: fornax_usage::PriceTable,
 }
 
 impl std::fmt::Debug for Options {
@@ -97,6 +99,7 @@ pub(crate) struct AppState {
     pub providers: Vec<Provider>,
     pub records: Arc<dyn RecordSource>,
     pub live: tokio::sync::watch::Receiver<fornax_store::ChangeMarker>,
+    pub prices: fornax_usage::PriceTable,
 }
 
 impl AppState {
@@ -134,6 +137,7 @@ async fn run(options: Options, ready: impl FnOnce(&Started)) -> Result<(), UiErr
         providers: options.providers,
         records: options.records,
         live,
+        prices: options.prices,
     });
     let app = router(state);
     ready(&Started {
@@ -156,6 +160,7 @@ fn router(state: Arc<AppState>) -> Router {
         .route("/f/{id}/{claim}", get(pages::evidence::page))
         .route("/findings", get(pages::findings::page))
         .route("/search", get(pages::search::page))
+        .route("/usage", get(pages::usage::page))
         .route("/r/{id}", get(pages::record::page))
         .route("/raw", get(pages::record::by_ref))
         .route("/events", get(live::events))

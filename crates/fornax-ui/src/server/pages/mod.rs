@@ -8,6 +8,7 @@ pub mod record;
 pub mod search;
 pub mod session;
 pub mod sessions;
+pub mod usage;
 
 use std::sync::Arc;
 
