@@ -63,9 +63,7 @@ pub enum CapCommand {
         trust_once: bool,
     },
     /// Scaffold a draft capability, adapter or toolspace (never overwrites).
-    Init {
-        what: InitCommand,
-    },
+    Init { what: InitCommand },
     /// Move a capability towards active, rewriting its manifest.
     Promote {
         target: Vec<String>,

@@ -30,11 +30,7 @@ impl Client {
     }
 
     fn next(&mut self) -> Value {
-        let line = self
-            .lines
-            .next()
-            .expect("server still connected")
-            .unwrap();
+        let line = self.lines.next().expect("server still connected").unwrap();
         serde_json::from_str(&line).unwrap()
     }
 
@@ -143,28 +139,18 @@ fn handshake_list_and_call() {
     );
     insta::assert_json_snapshot!("mcp_tools", tools["result"]["tools"]);
 
-    let search = client
-        .call("fornax_search", json!({"text": "tests pass", "limit": 3}))
-        ;
+    let search = client.call("fornax_search", json!({"text": "tests pass", "limit": 3}));
     assert_eq!(search["json"]["query"], "tests pass");
     assert_eq!(search["json"]["hits"][0]["text"], "... tests pass ...");
     assert!(search["json"]["next_cursor"].is_null());
     assert_ne!(search["isError"], true);
 
-    let sessions = client
-        .call("fornax_sessions", json!({"provider": "claude-code"}))
-        ;
-    assert_eq!(
-        sessions["json"]["sessions"][0]["native_id"],
-        "s-2"
-    );
+    let sessions = client.call("fornax_sessions", json!({"provider": "claude-code"}));
+    assert_eq!(sessions["json"]["sessions"][0]["native_id"], "s-2");
     let session = client.call("fornax_session", json!({"id": "nope"}));
     assert_eq!(session["isError"], true);
     let findings = client.call("fornax_findings", json!({"session": "all"}));
-    assert_eq!(
-        findings["json"]["findings"][0]["verdict"],
-        "VERIFIED"
-    );
+    assert_eq!(findings["json"]["findings"][0]["verdict"], "VERIFIED");
 
     let list = client.call("cap_list", json!({}));
     let ids: Vec<&str> = list["json"]["capabilities"]
@@ -179,31 +165,23 @@ fn handshake_list_and_call() {
         "only active capabilities"
     );
 
-    let echo = client
-        .call("cap_run", json!({"id": "echo.say", "args": {"text": "hi"}}))
-        ;
+    let echo = client.call("cap_run", json!({"id": "echo.say", "args": {"text": "hi"}}));
     assert_eq!(echo["json"]["ok"], true, "{echo}");
     assert_eq!(echo["json"]["data"], json!({"text": "hi"}));
 
-    let cli = client
-        .call("cap_run", json!({"id": "workspace.mcp.echo"}))
-        ;
+    let cli = client.call("cap_run", json!({"id": "workspace.mcp.echo"}));
     assert_eq!(cli["json"]["data"], "from-cli", "{cli}");
     let recorded = sink.0.lock().unwrap().clone();
     assert_eq!(recorded.len(), 1, "the cli run's evidence reached the sink");
     assert_eq!(recorded[0].payload["capability_id"], "workspace.mcp.echo");
 
-    let draft = client
-        .call("cap_run", json!({"id": "workspace.mcp.draft"}))
-        ;
+    let draft = client.call("cap_run", json!({"id": "workspace.mcp.draft"}));
     assert_eq!(draft["isError"], true);
     assert!(draft["json"]["error"]["message"]
         .as_str()
         .unwrap()
         .contains("only active capabilities run"));
-    let guarded = client
-        .call("cap_run", json!({"id": "workspace.mcp.guarded"}))
-        ;
+    let guarded = client.call("cap_run", json!({"id": "workspace.mcp.guarded"}));
     assert_eq!(guarded["isError"], true);
     assert!(guarded["json"]["meta"]["policyErrors"][0]
         .as_str()
@@ -244,16 +222,24 @@ fn protocol_errors_are_answered_and_the_server_keeps_serving() {
     assert_eq!(client.next()["error"]["code"], -32600);
     client.send(json!({"id": 41, "method": "ping"}));
     let invalid = client.next();
-    assert_eq!((invalid["error"]["code"].clone(), invalid["id"].clone()), (json!(-32600), json!(41)));
+    assert_eq!(
+        (invalid["error"]["code"].clone(), invalid["id"].clone()),
+        (json!(-32600), json!(41))
+    );
     let missing = client.request("resources/list", json!({}));
     assert_eq!(missing["error"]["code"], -32601, "{missing}");
     let bad_args = client.request("tools/call", json!({"name": "cap_list", "arguments": [1]}));
     assert_eq!(bad_args["error"]["code"], -32602, "{bad_args}");
     let bad_bound = client.call("cap_list", json!({"max_bytes": 3}));
     assert_eq!(bad_bound["isError"], true);
-    assert!(bad_bound["json"]["error"].as_str().unwrap().contains("max_bytes"));
+    assert!(bad_bound["json"]["error"]
+        .as_str()
+        .unwrap()
+        .contains("max_bytes"));
     // A notification gets no answer: the next line read is the ping's.
-    client.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}}));
+    client.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}}),
+    );
     assert_eq!(client.request("ping", json!({}))["result"], json!({}));
     drop(client);
     server.join().unwrap();

@@ -30,7 +30,13 @@ impl History for Tiny {
     fn items(&self, _: &str, _: usize, _: usize) -> Result<Vec<Item>, String> {
         Ok(Vec::new())
     }
-    fn search(&self, text: &str, _: &HistoryFilter, _: usize, _: usize) -> Result<Vec<Value>, String> {
+    fn search(
+        &self,
+        text: &str,
+        _: &HistoryFilter,
+        _: usize,
+        _: usize,
+    ) -> Result<Vec<Value>, String> {
         Ok(vec![json!(text)])
     }
     fn findings(&self, _: Option<&str>, _: usize, _: usize) -> Result<Vec<Value>, String> {

@@ -45,16 +45,28 @@ fn transcript(path: &Path, cwd: &Path, calls: usize) {
         "user",
         json!({"role": "user", "content": "Fix the parser and make the tests pass."}),
     );
-    let mut call = |f: &mut std::io::BufWriter<std::fs::File>, i: usize, command: &str, output: String, error: bool| {
+    let mut call = |f: &mut std::io::BufWriter<std::fs::File>,
+                    i: usize,
+                    command: &str,
+                    output: String,
+                    error: bool| {
         let id = format!("toolu_{i:05}");
-        line(f, "assistant", json!({
-            "id": format!("msg_{i}"), "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
-            "content": [{"type": "tool_use", "id": id, "name": "Bash", "input": {"command": command}}],
-            "stop_reason": "tool_use", "usage": {"input_tokens": 10, "output_tokens": 5}
-        }));
-        line(f, "user", json!({"role": "user", "content": [
-            {"tool_use_id": id, "type": "tool_result", "content": output, "is_error": error}
-        ]}));
+        line(
+            f,
+            "assistant",
+            json!({
+                "id": format!("msg_{i}"), "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+                "content": [{"type": "tool_use", "id": id, "name": "Bash", "input": {"command": command}}],
+                "stop_reason": "tool_use", "usage": {"input_tokens": 10, "output_tokens": 5}
+            }),
+        );
+        line(
+            f,
+            "user",
+            json!({"role": "user", "content": [
+                {"tool_use_id": id, "type": "tool_result", "content": output, "is_error": error}
+            ]}),
+        );
     };
     for i in 0..calls {
         let output = if i == 7 {
@@ -141,7 +153,9 @@ impl Server {
     fn request(&mut self, method: &str, params: Value) -> (Value, usize) {
         self.next_id += 1;
         let id = self.next_id;
-        self.raw(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string());
+        self.raw(
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
+        );
         loop {
             let line = self.next();
             let v: Value = serde_json::from_str(&line).unwrap();
@@ -163,7 +177,10 @@ impl Server {
         let text = result["content"][0]["text"]
             .as_str()
             .unwrap_or_else(|| panic!("{tool}: no text in {response}"));
-        (serde_json::from_str(text).unwrap(), result["isError"] == true)
+        (
+            serde_json::from_str(text).unwrap(),
+            result["isError"] == true,
+        )
     }
 }
 
@@ -184,7 +201,9 @@ fn every_answer_is_bounded_and_pages_cover_a_huge_session() {
     // 1 prompt + 2 per call + the test run's 2 + the claim: 10,004 items.
     let calls = 5000;
     transcript(
-        &data.join(".claude/projects/-project").join(format!("{SESSION}.jsonl")),
+        &data
+            .join(".claude/projects/-project")
+            .join(format!("{SESSION}.jsonl")),
         &project,
         calls,
     );
@@ -205,7 +224,10 @@ fn every_answer_is_bounded_and_pages_cover_a_huge_session() {
             assert_eq!(item["index"], json!(seen), "items come in order, each once");
             let text = item["value"]["text"]["text"].as_str().unwrap_or("");
             if item["value"]["text"]["byte_len"].as_u64() >= Some(BIG_OUTPUT as u64) {
-                assert!(text.contains("[cut: "), "the big output is cut: {text:.200}");
+                assert!(
+                    text.contains("[cut: "),
+                    "the big output is cut: {text:.200}"
+                );
                 assert!(text.contains("fornax_output"), "and says how to read more");
                 big = Some(seen);
             }
@@ -218,7 +240,10 @@ fn every_answer_is_bounded_and_pages_cover_a_huge_session() {
             break;
         }
     }
-    assert!(seen >= 10_000 && pages > 10, "{seen} items in {pages} pages");
+    assert!(
+        seen >= 10_000 && pages > 10,
+        "{seen} items in {pages} pages"
+    );
     let big = big.expect("the 50 MB output is in the session");
 
     // Its whole stored text, through fornax_output and next_offset.
@@ -256,7 +281,7 @@ fn every_answer_is_bounded_and_pages_cover_a_huge_session() {
     // Sessions and search, within small bounds, paged to the end.
     for (tool, args, key) in [
         ("fornax_sessions", json!({}), "sessions"),
-        ("fornax_search", json!({"text": "step"}), "hits"),
+        ("fornax_search", json!({"text": "tests pass"}), "hits"),
         ("cap_list", json!({}), "capabilities"),
     ] {
         let mut cursor = Value::Null;
@@ -292,7 +317,11 @@ fn every_answer_is_bounded_and_pages_cover_a_huge_session() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(text.contains("tools/call fornax_findings"), "{text}");
     assert!(text.contains("CONTRADICTED"), "{text}");
     assert!(text.contains("0 over the 32768-byte bound"), "{text}");
@@ -350,11 +379,19 @@ fn install_claude_mcp_is_idempotent_backed_up_and_undone() {
     assert_eq!(nothing["changed"], false, "{nothing}");
 
     // The project's `.mcp.json`: created, then removed with the entry that was all it held.
-    install(&home, &project, &["install", "claude", "--mcp", "--project"]);
+    install(
+        &home,
+        &project,
+        &["install", "claude", "--mcp", "--project"],
+    );
     let mcp_json: Value =
         serde_json::from_slice(&std::fs::read(project.join(".mcp.json")).unwrap()).unwrap();
     assert_eq!(mcp_json["mcpServers"]["fornax"]["args"], json!(["mcp"]));
-    let again = install(&home, &project, &["install", "claude", "--mcp", "--project"]);
+    let again = install(
+        &home,
+        &project,
+        &["install", "claude", "--mcp", "--project"],
+    );
     assert_eq!(again["changed"], false, "{again}");
     install(&home, &project, &["uninstall", "claude", "--project"]);
     assert!(!project.join(".mcp.json").exists());

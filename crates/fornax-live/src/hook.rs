@@ -257,7 +257,8 @@ fn copilot(home: &Path, event: &str) -> Result<(), HookError> {
     if input.is_empty() {
         return Ok(());
     }
-    let value: serde_json::Value = serde_json::from_str(&input).map_err(|e| HookError::payload(&e))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&input).map_err(|e| HookError::payload(&e))?;
     if !value.is_object() {
         log(home, "copilot hook payload is not a JSON object; dropped");
         return Ok(());

@@ -211,7 +211,12 @@ mod tests {
 
     #[test]
     fn escaped_length_matches_serde() {
-        for s in ["plain", "quote \" and \\ back", "tab\tnew\nline\u{1}", "ünïcødé ✓"] {
+        for s in [
+            "plain",
+            "quote \" and \\ back",
+            "tab\tnew\nline\u{1}",
+            "ünïcødé ✓",
+        ] {
             let value = Value::String(s.to_string());
             assert_eq!(escaped_len(s) + 2, value.to_string().len(), "{s:?}");
         }

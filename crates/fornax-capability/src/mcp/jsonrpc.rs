@@ -38,7 +38,11 @@ pub enum Incoming {
     /// A response to a request of ours (the server sends none): ignored.
     Response,
     /// Something that must be answered with an error and then forgotten.
-    Invalid { id: Value, code: i64, message: String },
+    Invalid {
+        id: Value,
+        code: i64,
+        message: String,
+    },
 }
 
 /// One line as read from the transport.
@@ -181,7 +185,10 @@ mod tests {
         assert_eq!(code(parse(b"{\"jsonrpc\": \"2.0\", ")), PARSE_ERROR);
         assert_eq!(code(parse(b"[1, 2]")), INVALID_REQUEST);
         assert_eq!(code(parse(b"42")), INVALID_REQUEST);
-        assert_eq!(code(parse(br#"{"id": 1, "method": "ping"}"#)), INVALID_REQUEST);
+        assert_eq!(
+            code(parse(br#"{"id": 1, "method": "ping"}"#)),
+            INVALID_REQUEST
+        );
         assert_eq!(
             code(parse(br#"{"jsonrpc": "2.0", "id": 1, "method": 7}"#)),
             INVALID_REQUEST

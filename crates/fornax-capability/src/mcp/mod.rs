@@ -35,7 +35,11 @@ fornax_last_test_run whether the latest test run passed, fornax_search to search
 Answers are bounded (max_bytes); follow next_cursor for more.";
 
 /// Serves MCP over `reader`/`writer` until the input ends.
-pub fn serve(env: &CapEnv, mut reader: impl BufRead, mut writer: impl Write) -> Result<(), CapError> {
+pub fn serve(
+    env: &CapEnv,
+    mut reader: impl BufRead,
+    mut writer: impl Write,
+) -> Result<(), CapError> {
     let io = |e: std::io::Error| CapError::Mcp(format!("the transport failed: {e}"));
     loop {
         let reply = match jsonrpc::read_line(&mut reader).map_err(io)? {
@@ -101,7 +105,11 @@ fn tool_result(value: &Value, is_error: bool) -> Value {
     json!({"content": [{"type": "text", "text": value.to_string()}], "isError": is_error})
 }
 
-fn request(env: &CapEnv, method: &str, params: &Map<String, Value>) -> Result<Value, (i64, String)> {
+fn request(
+    env: &CapEnv,
+    method: &str,
+    params: &Map<String, Value>,
+) -> Result<Value, (i64, String)> {
     match method {
         "initialize" => {
             let asked = params.get("protocolVersion").and_then(Value::as_str);

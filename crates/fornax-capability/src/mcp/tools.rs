@@ -66,9 +66,7 @@ pub fn list() -> Vec<Value> {
         "since": {"type": "string", "description": "RFC 3339 time: only activity from then on."},
         "verdict": {"type": "string", "description": "Only sessions with a current finding of this verdict."}
     });
-    let tool = |name: &str, description: &str, input: Value| {
-        json!({"name": name, "description": description, "inputSchema": input})
-    };
+    let tool = |name: &str, description: &str, input: Value| json!({"name": name, "description": description, "inputSchema": input});
     vec![
         tool(
             "fornax_findings",
@@ -225,9 +223,12 @@ fn fill(
         let exhausted = rows.len() < CHUNK;
         for row in rows {
             if page.rows.len() >= MAX_ROWS
-                || !page.offer(row, ROW_TEXT_BYTES, marker, || {
-                    json!({"omitted": "this row is larger than the answer's max_bytes"})
-                })
+                || !page.offer(
+                    row,
+                    ROW_TEXT_BYTES,
+                    marker,
+                    || json!({"omitted": "this row is larger than the answer's max_bytes"}),
+                )
             {
                 return Ok(true);
             }
@@ -282,7 +283,10 @@ fn findings(env: &CapEnv, args: &Map<String, Value>, max: usize) -> Result<Value
     };
     let mut head = Map::new();
     head.insert("session".to_string(), json!(session));
-    let mut page = Page::new(max, bound::answer_len(&Value::Object(head.clone())) + NOTES_BYTES);
+    let mut page = Page::new(
+        max,
+        bound::answer_len(&Value::Object(head.clone())) + NOTES_BYTES,
+    );
     let hint = match &session {
         Some(s) => format!("fornax_session {{\"id\": \"{s}\"}} shows the claim in place"),
         None => "fornax_findings with that session shows it alone".to_string(),
@@ -322,7 +326,10 @@ fn search(env: &CapEnv, args: &Map<String, Value>, max: usize) -> Result<Value, 
     let filter = filter(args)?;
     let mut head = Map::new();
     head.insert("query".to_string(), json!(text));
-    let mut page = Page::new(max, bound::answer_len(&Value::Object(head.clone())) + NOTES_BYTES);
+    let mut page = Page::new(
+        max,
+        bound::answer_len(&Value::Object(head.clone())) + NOTES_BYTES,
+    );
     let marker = bound::generic_marker("fornax_session shows the hit in its session");
     let more = fill(
         &mut page,
@@ -372,10 +379,16 @@ fn session(env: &CapEnv, args: &Map<String, Value>, max: usize) -> Result<Value,
         if bound::answer_len(&summary) <= room {
             head.insert("session".to_string(), summary);
         } else {
-            head.insert("session".to_string(), json!("summary omitted: larger than a quarter of max_bytes"));
+            head.insert(
+                "session".to_string(),
+                json!("summary omitted: larger than a quarter of max_bytes"),
+            );
         }
     }
-    let mut page = Page::new(max, bound::answer_len(&Value::Object(head.clone())) + NOTES_BYTES);
+    let mut page = Page::new(
+        max,
+        bound::answer_len(&Value::Object(head.clone())) + NOTES_BYTES,
+    );
     let marker = {
         let id = id.clone();
         move |index: usize| {
@@ -437,7 +450,9 @@ fn output(env: &CapEnv, args: &Map<String, Value>, max: usize) -> Result<Value, 
         return Err(format!("session {id} has no item {index}"));
     };
     let Some(text) = item_text(item, stream) else {
-        return Err(format!("item {index} of session {id} has no {stream} to read"));
+        return Err(format!(
+            "item {index} of session {id} has no {stream} to read"
+        ));
     };
     if offset > text.len() {
         return Err(format!(
@@ -537,12 +552,17 @@ fn test_run(
         if items.is_empty() {
             break;
         }
-        found = items.iter().enumerate().find_map(|(i, it)| match &it.semantic.value {
-            SemanticValue::ToolOutput(o) if wanted.is_none() || o.call_id.as_deref() == wanted => {
-                Some((offset + i, o.clone()))
-            }
-            _ => None,
-        });
+        found = items
+            .iter()
+            .enumerate()
+            .find_map(|(i, it)| match &it.semantic.value {
+                SemanticValue::ToolOutput(o)
+                    if wanted.is_none() || o.call_id.as_deref() == wanted =>
+                {
+                    Some((offset + i, o.clone()))
+                }
+                _ => None,
+            });
         offset += items.len();
     }
     let mut answer = json!({
@@ -571,8 +591,12 @@ fn test_run(
         (Some(true), Some(c), None) => format!("yes: `{command}` exited {c}"),
         (Some(false), Some(c), Some(s)) => format!("no: `{command}` exited {c} ({s})"),
         (Some(false), Some(c), None) => format!("no: `{command}` exited {c}"),
-        (Some(true), None, Some(s)) => format!("yes by its output ({s}); no exit code was recorded"),
-        (Some(false), None, Some(s)) => format!("no by its output ({s}); no exit code was recorded"),
+        (Some(true), None, Some(s)) => {
+            format!("yes by its output ({s}); no exit code was recorded")
+        }
+        (Some(false), None, Some(s)) => {
+            format!("no by its output ({s}); no exit code was recorded")
+        }
         (Some(false), None, None) => format!("no: the runtime marked `{command}` as failed"),
         _ => format!("unknown: `{command}` recorded no exit code and its output gives no counts"),
     };

@@ -189,7 +189,12 @@ impl History for FakeHistory {
         ];
         Ok(all
             .into_iter()
-            .filter(|s| filter.provider.as_ref().is_none_or(|p| s["provider"] == **p))
+            .filter(|s| {
+                filter
+                    .provider
+                    .as_ref()
+                    .is_none_or(|p| s["provider"] == **p)
+            })
             .skip(offset)
             .take(limit)
             .collect())
@@ -197,7 +202,9 @@ impl History for FakeHistory {
 
     fn session(&self, id: &str) -> Result<Value, String> {
         match id {
-            "s-1" | "codex:s-1" => Ok(json!({"provider": "codex", "native_id": "s-1", "item_count": 0})),
+            "s-1" | "codex:s-1" => {
+                Ok(json!({"provider": "codex", "native_id": "s-1", "item_count": 0}))
+            }
             _ => Err(format!("no session {id}")),
         }
     }
@@ -213,10 +220,12 @@ impl History for FakeHistory {
         offset: usize,
         limit: usize,
     ) -> Result<Vec<Value>, String> {
-        Ok(std::iter::once(json!({"session": "s-1", "text": format!("... {text} ...")}))
-            .skip(offset)
-            .take(limit)
-            .collect())
+        Ok(
+            std::iter::once(json!({"session": "s-1", "text": format!("... {text} ...")}))
+                .skip(offset)
+                .take(limit)
+                .collect(),
+        )
     }
 
     fn findings(
@@ -225,12 +234,12 @@ impl History for FakeHistory {
         offset: usize,
         limit: usize,
     ) -> Result<Vec<Value>, String> {
-        Ok(
-            std::iter::once(json!({"session": session, "claim": "all tests pass", "verdict": "VERIFIED"}))
-                .skip(offset)
-                .take(limit)
-                .collect(),
+        Ok(std::iter::once(
+            json!({"session": session, "claim": "all tests pass", "verdict": "VERIFIED"}),
         )
+        .skip(offset)
+        .take(limit)
+        .collect())
     }
 
     fn resolve_session(&self, id: &str) -> Result<Option<SessionRef>, String> {

@@ -203,6 +203,9 @@ mod tests {
         let mut documented: Vec<String> = KEYS.iter().map(|(k, _, _)| k.to_string()).collect();
         schema.sort();
         documented.sort();
-        assert_eq!(documented, schema, "document new config.toml keys in `fornax config`");
+        assert_eq!(
+            documented, schema,
+            "document new config.toml keys in `fornax config`"
+        );
     }
 }

@@ -166,7 +166,11 @@ fn print_exchange(e: &Exchange, max_bytes: usize) {
     output::line(&format!("── {title}  ({} bytes of {max_bytes})", e.bytes));
     let result = &e.response["result"];
     if let Some(err) = e.response.get("error") {
-        output::line(&format!("protocol error {}: {}", err["code"], err["message"].as_str().unwrap_or("")));
+        output::line(&format!(
+            "protocol error {}: {}",
+            err["code"],
+            err["message"].as_str().unwrap_or("")
+        ));
     } else if e.method == "tools/list" {
         for t in result["tools"].as_array().into_iter().flatten() {
             output::line(&format!(

@@ -302,7 +302,8 @@ mod tests {
     }
 
     fn parse(args: &[&str]) -> Result<CapCommand, clap::Error> {
-        Cli::try_parse_from(std::iter::once("cap").chain(args.iter().copied())).map(|c| c.cmd.request())
+        Cli::try_parse_from(std::iter::once("cap").chain(args.iter().copied()))
+            .map(|c| c.cmd.request())
     }
 
     #[test]
@@ -310,7 +311,18 @@ mod tests {
         assert!(parse(&["run"]).is_err());
         assert!(parse(&["run", "a", "b", "c"]).is_err());
         assert_eq!(
-            parse(&["init", "adapter", "--kind", "provider", "--composes", "cli", "--toolspace", "ci", "wrap"]).unwrap(),
+            parse(&[
+                "init",
+                "adapter",
+                "--kind",
+                "provider",
+                "--composes",
+                "cli",
+                "--toolspace",
+                "ci",
+                "wrap"
+            ])
+            .unwrap(),
             CapCommand::Init {
                 what: fornax_capability::InitCommand::Adapter {
                     name: "wrap".into(),
@@ -320,7 +332,10 @@ mod tests {
                 }
             }
         );
-        assert!(matches!(parse(&["list", "--any-lifecycle"]).unwrap(), CapCommand::List { all: true, .. }));
+        assert!(matches!(
+            parse(&["list", "--any-lifecycle"]).unwrap(),
+            CapCommand::List { all: true, .. }
+        ));
         assert!(matches!(
             parse(&["promote", "workspace.a.b", "--to", "active"]).unwrap(),
             CapCommand::Promote { .. }

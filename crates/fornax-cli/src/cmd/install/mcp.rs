@@ -36,7 +36,8 @@ pub(super) fn project_config(places: &Places) -> PathBuf {
 
 /// The entry this binary writes.
 fn entry(exe: &Path) -> Value {
-    let mut server = json!({"type": "stdio", "command": exe.display().to_string(), "args": ["mcp"]});
+    let mut server =
+        json!({"type": "stdio", "command": exe.display().to_string(), "args": ["mcp"]});
     // The server must read the index this very configuration writes.
     if let Some(home) = std::env::var_os("FORNAX_HOME").filter(|h| !h.is_empty()) {
         server["env"] = json!({"FORNAX_HOME": PathBuf::from(home).display().to_string()});
@@ -97,7 +98,12 @@ pub(super) fn run(
     } else {
         vec![detail]
     };
-    Ok(Some(FileChange::new(&shown, change, details, backup.as_deref())))
+    Ok(Some(FileChange::new(
+        &shown,
+        change,
+        details,
+        backup.as_deref(),
+    )))
 }
 
 fn refusal(path: &Path, why: &str) -> CliError {
@@ -105,7 +111,9 @@ fn refusal(path: &Path, why: &str) -> CliError {
         "{}: {why}; the file was left unchanged",
         path.display()
     ))
-    .with_hint("fix the file by hand (Claude Code would not read it either), or install without --mcp")
+    .with_hint(
+        "fix the file by hand (Claude Code would not read it either), or install without --mcp",
+    )
 }
 
 fn install(root: &mut Map<String, Value>, ours: &Value) -> Result<String, String> {
@@ -194,25 +202,31 @@ mod tests {
 
     #[test]
     fn a_foreign_server_of_our_name_is_refused_and_never_removed() {
-        let mut root = json!({"mcpServers": {"fornax": {"command": "/usr/bin/other", "args": ["mcp"]}}})
-            .as_object()
-            .unwrap()
-            .clone();
+        let mut root =
+            json!({"mcpServers": {"fornax": {"command": "/usr/bin/other", "args": ["mcp"]}}})
+                .as_object()
+                .unwrap()
+                .clone();
         let kept = root.clone();
-        assert!(install(&mut root, &ours()).unwrap_err().contains("/usr/bin/other"));
+        assert!(install(&mut root, &ours())
+            .unwrap_err()
+            .contains("/usr/bin/other"));
         assert_eq!(uninstall(&mut root), "");
         assert_eq!(root, kept);
         let mut odd = json!({"mcpServers": []}).as_object().unwrap().clone();
-        assert!(install(&mut odd, &ours()).unwrap_err().contains("array"));
+        assert!(install(&mut odd, &ours()).unwrap_err().contains("a list"));
     }
 
     #[test]
     fn an_older_path_of_ours_is_updated() {
-        let mut root = json!({"mcpServers": {"fornax": {"command": "/old/fornax", "args": ["mcp"]}}})
-            .as_object()
+        let mut root =
+            json!({"mcpServers": {"fornax": {"command": "/old/fornax", "args": ["mcp"]}}})
+                .as_object()
+                .unwrap()
+                .clone();
+        assert!(install(&mut root, &ours())
             .unwrap()
-            .clone();
-        assert!(install(&mut root, &ours()).unwrap().contains("/opt/bin/fornax"));
+            .contains("/opt/bin/fornax"));
         assert_eq!(root["mcpServers"]["fornax"], ours());
     }
 }
