@@ -101,6 +101,8 @@ struct Server {
     stdin: ChildStdin,
     rx: mpsc::Receiver<String>,
     next_id: u64,
+    /// The largest tool answer seen, in bytes.
+    largest: usize,
 }
 
 impl Server {
@@ -128,6 +130,7 @@ impl Server {
             stdin,
             rx,
             next_id: 0,
+            largest: 0,
         };
         let (init, _) = s.request(
             "initialize",
@@ -169,6 +172,7 @@ impl Server {
     fn call(&mut self, tool: &str, args: Value, bound: usize) -> (Value, bool) {
         let (response, bytes) =
             self.request("tools/call", json!({"name": tool, "arguments": args}));
+        self.largest = self.largest.max(bytes);
         assert!(
             bytes <= bound,
             "{tool} {args}: {bytes} bytes, over the bound of {bound}"
@@ -243,6 +247,10 @@ fn every_answer_is_bounded_and_pages_cover_a_huge_session() {
     assert!(
         seen >= 10_000 && pages > 10,
         "{seen} items in {pages} pages"
+    );
+    eprintln!(
+        "fornax_session: {seen} items in {pages} pages, the largest answer {} bytes",
+        server.largest
     );
     let big = big.expect("the 50 MB output is in the session");
 
