@@ -5,6 +5,9 @@
 //! prints what an agent would see, and `install claude --mcp` / `uninstall claude` edit
 //! `~/.claude.json` and `.mcp.json` idempotently in a throwaway home.
 
+// One line of numbers (pages, largest answer) for whoever runs it with --nocapture.
+#![allow(clippy::print_stderr)]
+
 mod support;
 
 use std::io::{BufRead, BufReader, Write};
