@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use crate::history::History;
+use crate::history::{History, HistoryFilter};
 
 /// What an internal handler receives.
 #[derive(Clone, Copy)]
@@ -52,7 +52,14 @@ impl Handlers {
         h.register(
             "fornax.sessions",
             Arc::new(|input: HandlerInput<'_>| {
-                history(input)?.sessions(&Value::Object(input.args.clone()))
+                let filter = HistoryFilter {
+                    provider: opt_str(input.args, "provider"),
+                    project: opt_str(input.args, "cwd").or_else(|| opt_str(input.args, "project")),
+                    since: opt_str(input.args, "since"),
+                    verdict: opt_str(input.args, "verdict"),
+                };
+                let rows = history(input)?.sessions(&filter, 0, limit(input.args, 50))?;
+                Ok(json!({ "sessions": rows }))
             }),
         );
         h.register(
@@ -62,21 +69,24 @@ impl Handlers {
         h.register(
             "fornax.search",
             Arc::new(|input: HandlerInput<'_>| {
-                let limit = input
-                    .args
-                    .get("limit")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(20);
-                history(input)?.search(
+                let hits = history(input)?.search(
                     str_arg(input.args, "text")?,
-                    usize::try_from(limit).unwrap_or(usize::MAX),
-                )
+                    &HistoryFilter::default(),
+                    0,
+                    limit(input.args, 20),
+                )?;
+                Ok(json!({ "hits": hits }))
             }),
         );
         h.register(
             "fornax.findings",
             Arc::new(|input: HandlerInput<'_>| {
-                history(input)?.findings(input.args.get("session").and_then(Value::as_str))
+                let findings = history(input)?.findings(
+                    input.args.get("session").and_then(Value::as_str),
+                    0,
+                    limit(input.args, 200),
+                )?;
+                Ok(json!({ "findings": findings }))
             }),
         );
         h
@@ -113,6 +123,18 @@ fn history<'a>(input: HandlerInput<'a>) -> Result<&'a dyn History, String> {
             input.capability_id
         )
     })
+}
+
+fn opt_str(args: &Map<String, Value>, key: &str) -> Option<String> {
+    args.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+/// A `limit` argument, at most 1,000 rows.
+fn limit(args: &Map<String, Value>, default: usize) -> usize {
+    args.get("limit")
+        .and_then(Value::as_u64)
+        .map_or(default, |n| usize::try_from(n).unwrap_or(1000))
+        .clamp(1, 1000)
 }
 
 fn str_arg<'a>(args: &'a Map<String, Value>, key: &str) -> Result<&'a str, String> {

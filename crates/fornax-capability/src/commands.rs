@@ -1,5 +1,6 @@
-//! The `fornax cap ...` command surface: clap definitions the binary embeds, and [`execute`],
-//! which returns a [`CommandOutput`] for the binary to print (this crate never prints).
+//! The `fornax cap ...` requests (the binary parses its command line into a [`CapCommand`])
+//! and [`execute`], which returns a [`CommandOutput`] for the binary to print (this crate
+//! never prints and knows no command-line parser).
 //!
 //! Exit codes: 0 on success; 1 when `cap run`'s result is not ok or `cap doctor` found errors.
 //! Usage and lookup failures are `Err(CapError)`; the binary chooses their exit code.
@@ -24,74 +25,55 @@ use crate::policy::{self, PolicyContext};
 use crate::scaffold;
 use crate::trust::{TrustInput, TrustMode, TrustStore};
 
-/// `fornax cap ...`
-#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+/// A `fornax cap ...` request, as the binary parsed it from its command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CapCommand {
     /// List capabilities (only active ones unless --all).
     List {
         /// Include draft and reviewed capabilities.
-        #[arg(long, visible_alias = "any-lifecycle")]
         all: bool,
         /// Only this scope: global, toolspace or workspace.
-        #[arg(long)]
         scope: Option<String>,
         /// Only capabilities mounted in this toolspace.
-        #[arg(long)]
         toolspace: Option<String>,
     },
     /// Show a capability: effective manifest, origin, adapters and a policy dry run.
     Inspect {
         /// A full id, `MODULE CAPABILITY` or `MODULE.CAPABILITY`.
-        #[arg(required = true, num_args = 1..=2, value_name = "ID")]
         target: Vec<String>,
         /// Toolspace for shorthand resolution (default: FORNAX_TOOLSPACE).
-        #[arg(long)]
         toolspace: Option<String>,
     },
     /// Run a capability; exits non-zero when the result is not ok.
     Run {
         /// A full id, `MODULE CAPABILITY` or `MODULE.CAPABILITY`.
-        #[arg(required = true, num_args = 1..=2, value_name = "ID")]
         target: Vec<String>,
         /// An argument, coerced to the type argsSchema declares (repeatable).
-        #[arg(long = "arg", short = 'a', value_name = "KEY=VALUE")]
         args: Vec<String>,
         /// Arguments as one JSON object (--arg values override its keys).
-        #[arg(long, value_name = "JSON")]
         args_json: Option<String>,
         /// Run a draft or reviewed capability.
-        #[arg(long)]
         any_lifecycle: bool,
         /// Tie the run's evidence to this session (`provider:native_id` or a native id).
-        #[arg(long)]
         session: Option<String>,
         /// Toolspace for shorthand resolution (default: FORNAX_TOOLSPACE).
-        #[arg(long)]
         toolspace: Option<String>,
         /// Run an untrusted workspace capability this once, without trusting it; its evidence
         /// is recorded as untrusted and no verdict rests on it.
-        #[arg(long)]
         trust_once: bool,
     },
     /// Scaffold a draft capability, adapter or toolspace (never overwrites).
-    Init {
-        #[command(subcommand)]
-        what: InitCommand,
-    },
+    Init { what: InitCommand },
     /// Move a capability towards active, rewriting its manifest.
     Promote {
-        #[arg(required = true, num_args = 1..=2, value_name = "ID")]
         target: Vec<String>,
         /// reviewed or active.
-        #[arg(long)]
         to: String,
     },
     /// Move a capability towards draft, rewriting its manifest.
     Demote {
-        #[arg(required = true, num_args = 1..=2, value_name = "ID")]
         target: Vec<String>,
         /// reviewed or draft.
-        #[arg(long)]
         to: String,
     },
     /// Report manifests, adapters, shadowing, orphans and policy problems.
@@ -103,7 +85,6 @@ pub enum CapCommand {
         /// workspace).
         path: Option<PathBuf>,
         /// List the trusted files instead.
-        #[arg(long, conflicts_with = "path")]
         list: bool,
     },
     /// Forget the trust given to a workspace (or one of its files).
@@ -113,8 +94,8 @@ pub enum CapCommand {
     },
 }
 
-/// `fornax cap init ...`
-#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+/// What `cap init` scaffolds.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum InitCommand {
     /// A draft capability manifest (global.* under FORNAX_HOME, workspace.* in the workspace).
     Capability { id: String },
@@ -123,13 +104,10 @@ pub enum InitCommand {
         /// A type adapter is named after its type (cli, internal); a provider has its own name.
         name: String,
         /// `type` or `provider`.
-        #[arg(long, default_value = "type")]
         kind: String,
         /// The type a provider adapter composes.
-        #[arg(long, default_value = "cli")]
         composes: String,
         /// Make it private to this toolspace.
-        #[arg(long)]
         toolspace: Option<String>,
     },
     /// A draft toolspace (in the workspace, or FORNAX_HOME without one).

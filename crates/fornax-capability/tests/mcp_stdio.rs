@@ -8,7 +8,8 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use fornax_capability::{serve_stdio, CapEnv, History};
+use fornax_capability::{serve_stdio, CapEnv, History, HistoryFilter};
+use fornax_types::Item;
 use serde_json::{json, Value};
 
 const CHILD: &str = "FORNAX_CAPABILITY_MCP_CHILD";
@@ -16,17 +17,30 @@ const CHILD: &str = "FORNAX_CAPABILITY_MCP_CHILD";
 struct Tiny;
 
 impl History for Tiny {
-    fn sessions(&self, _filter: &Value) -> Result<Value, String> {
-        Ok(json!({"sessions": [{"provider": "pi", "native_id": "p-1"}]}))
+    fn sessions(&self, _: &HistoryFilter, offset: usize, _: usize) -> Result<Vec<Value>, String> {
+        Ok(if offset == 0 {
+            vec![json!({"provider": "pi", "native_id": "p-1"})]
+        } else {
+            Vec::new()
+        })
     }
     fn session(&self, id: &str) -> Result<Value, String> {
-        Ok(json!({"id": id}))
+        Ok(json!({"id": id, "item_count": 0}))
     }
-    fn search(&self, text: &str, _limit: usize) -> Result<Value, String> {
-        Ok(json!({"hits": [text]}))
+    fn items(&self, _: &str, _: usize, _: usize) -> Result<Vec<Item>, String> {
+        Ok(Vec::new())
     }
-    fn findings(&self, _session: Option<&str>) -> Result<Value, String> {
-        Ok(json!({"findings": []}))
+    fn search(
+        &self,
+        text: &str,
+        _: &HistoryFilter,
+        _: usize,
+        _: usize,
+    ) -> Result<Vec<Value>, String> {
+        Ok(vec![json!(text)])
+    }
+    fn findings(&self, _: Option<&str>, _: usize, _: usize) -> Result<Vec<Value>, String> {
+        Ok(Vec::new())
     }
 }
 
@@ -36,7 +50,7 @@ fn main() {
             history: Some(std::sync::Arc::new(Tiny)),
             ..CapEnv::from_process(home.into(), None, true, None)
         };
-        std::process::exit(if serve_stdio(env).is_ok() { 0 } else { 3 });
+        std::process::exit(if serve_stdio(&env).is_ok() { 0 } else { 3 });
     }
     let home = tempfile::tempdir().unwrap();
     let mut child = Command::new(std::env::current_exe().unwrap())
@@ -59,7 +73,7 @@ fn main() {
             }
         }
     });
-    let mut send = |msg: Value| {
+    let mut send = |msg: &dyn std::fmt::Display| {
         writeln!(stdin, "{msg}").unwrap();
         stdin.flush().unwrap();
     };
@@ -72,36 +86,40 @@ fn main() {
         }
     };
     send(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "stdio-test", "version": "0"}
         }}),
     );
     let init = recv(1);
     assert_eq!(init["result"]["serverInfo"]["name"], "fornax", "{init}");
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}));
+    send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}));
     let tools = recv(2);
     assert_eq!(
         tools["result"]["tools"].as_array().unwrap().len(),
-        7,
+        9,
         "{tools}"
     );
     send(
-        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "fornax_sessions", "arguments": {}}}),
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "fornax_sessions", "arguments": {}}}),
     );
     let sessions = recv(3);
-    assert_eq!(
-        sessions["result"]["structuredContent"]["sessions"][0]["native_id"], "p-1",
-        "{sessions}"
-    );
+    let text: Value =
+        serde_json::from_str(sessions["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text["sessions"][0]["native_id"], "p-1", "{sessions}");
     send(
-        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "cap_run", "arguments": {"id": "global.echo.say", "args": {"text": "over stdio"}}}}),
+        &json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "cap_run", "arguments": {"id": "global.echo.say", "args": {"text": "over stdio"}}}}),
     );
     let echo = recv(4);
-    assert_eq!(
-        echo["result"]["structuredContent"]["data"]["text"], "over stdio",
-        "{echo}"
-    );
+    let text: Value =
+        serde_json::from_str(echo["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text["data"]["text"], "over stdio", "{echo}");
+    // Malformed JSON over real stdio: -32700, and the next request is answered.
+    send(&"{not json");
+    let parse = rx.recv_timeout(Duration::from_secs(30)).expect("an answer");
+    assert_eq!(parse["error"]["code"], -32700, "{parse}");
+    send(&json!({"jsonrpc": "2.0", "id": 5, "method": "ping"}));
+    assert_eq!(recv(5)["result"], json!({}));
     drop(stdin);
     let status = child.wait().unwrap();
     assert!(

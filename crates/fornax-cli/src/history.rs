@@ -3,9 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use fornax_capability::{EvidenceSink, History};
-use fornax_store::{FindingFilter, SessionFilter, Store};
-use fornax_types::{Evidence, Provider, Recheck, SessionRef};
+use fornax_capability::{EvidenceSink, History, HistoryFilter};
+use fornax_store::{FindingOrder, FindingRow, ListFilter, SessionFilter, Store};
+use fornax_types::{Evidence, Item, Provider, Recheck, SessionRef};
+use fornax_ui::present::rationale;
 use serde_json::{json, Value};
 
 #[derive(Debug, Clone)]
@@ -31,61 +32,124 @@ impl StoreHistory {
     }
 }
 
+fn list_filter(filter: &HistoryFilter) -> ListFilter {
+    ListFilter {
+        provider: filter.provider.clone(),
+        project: filter.project.clone(),
+        since: filter.since.clone(),
+        until: None,
+        verdicts: filter.verdict.iter().cloned().collect(),
+    }
+}
+
+fn json_rows<T: serde::Serialize>(rows: Vec<T>) -> Result<Vec<Value>, String> {
+    rows.into_iter()
+        .map(|r| serde_json::to_value(r).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// A finding as every surface words it: the rationale in sentences (see
+/// `fornax_ui::present::rationale`), the claim's item by its index in the session.
+fn finding_value(store: &Store, f: FindingRow) -> Result<Value, String> {
+    let ids: Vec<&str> = f.evidence.iter().map(|e| e.id.as_str()).collect();
+    let reason = rationale::readable(&f.rationale, &ids);
+    let item = store
+        .item_index(f.session_id, &f.item_key)
+        .map_err(|e| e.to_string())?;
+    let mut value = serde_json::to_value(&f).map_err(|e| e.to_string())?;
+    if let Value::Object(m) = &mut value {
+        m.insert("reason".to_string(), Value::String(reason));
+        m.insert("item".to_string(), json!(item));
+    }
+    Ok(value)
+}
+
 impl History for StoreHistory {
-    fn sessions(&self, filter: &Value) -> Result<Value, String> {
+    fn sessions(
+        &self,
+        filter: &HistoryFilter,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<Value>, String> {
         let store = self.open()?;
         let rows = store
-            .list_sessions(&SessionFilter {
-                provider: filter
-                    .get("provider")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                project: filter
-                    .get("cwd")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                since: filter
-                    .get("since")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                verdict: filter
-                    .get("verdict")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                limit: filter.get("limit").and_then(Value::as_u64).unwrap_or(50) as usize,
-            })
+            .list_sessions_in(&list_filter(filter), limit.max(1), offset)
             .map_err(|e| e.to_string())?;
-        Ok(json!({ "sessions": rows }))
+        json_rows(rows)
     }
 
     fn session(&self, id: &str) -> Result<Value, String> {
         let store = self.open()?;
         let sid = self.resolve(&store, id)?;
-        let detail = store.session_detail(sid).map_err(|e| e.to_string())?;
-        serde_json::to_value(detail).map_err(|e| e.to_string())
+        let row = store.session_row(sid).map_err(|e| e.to_string())?;
+        let item_count = row.items;
+        let mut value = serde_json::to_value(row).map_err(|e| e.to_string())?;
+        if let Value::Object(m) = &mut value {
+            m.insert("item_count".to_string(), json!(item_count));
+        }
+        Ok(value)
     }
 
-    fn search(&self, text: &str, limit: usize) -> Result<Value, String> {
+    fn items(&self, id: &str, offset: usize, limit: usize) -> Result<Vec<Item>, String> {
         let store = self.open()?;
-        let hits = store
-            .search(text, limit, false)
-            .map_err(|e| e.to_string())?;
-        Ok(json!({ "hits": hits }))
+        let sid = self.resolve(&store, id)?;
+        store
+            .session_items(sid, offset, limit)
+            .map_err(|e| e.to_string())
     }
 
-    fn findings(&self, session: Option<&str>) -> Result<Value, String> {
+    fn search(
+        &self,
+        text: &str,
+        filter: &HistoryFilter,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<Value>, String> {
+        let store = self.open()?;
+        // The store answers at most 1,000 hits, from the first.
+        let wanted = offset.saturating_add(limit).min(1000);
+        if offset >= wanted {
+            return Ok(Vec::new());
+        }
+        let hits = store
+            .search_in(text, &list_filter(filter), wanted, false)
+            .map_err(|e| e.to_string())?;
+        hits.into_iter()
+            .skip(offset)
+            .map(|hit| {
+                let item = store
+                    .item_index(hit.session_id, &hit.item_key)
+                    .map_err(|e| e.to_string())?;
+                let mut value = serde_json::to_value(&hit).map_err(|e| e.to_string())?;
+                if let Value::Object(m) = &mut value {
+                    m.insert("item".to_string(), json!(item));
+                }
+                Ok(value)
+            })
+            .collect()
+    }
+
+    fn findings(
+        &self,
+        session: Option<&str>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<Value>, String> {
         let store = self.open()?;
         let session = match session {
             Some(s) => Some(self.resolve(&store, s)?),
             None => None,
         };
-        let findings = store
-            .findings(&FindingFilter {
+        let rows = store
+            .findings_page(
+                &ListFilter::default(),
                 session,
-                verdict: None,
-            })
+                FindingOrder::Severity,
+                limit.max(1),
+                offset,
+            )
             .map_err(|e| e.to_string())?;
-        Ok(json!({ "findings": findings }))
+        rows.into_iter().map(|f| finding_value(&store, f)).collect()
     }
 
     fn resolve_session(&self, id: &str) -> Result<Option<SessionRef>, String> {

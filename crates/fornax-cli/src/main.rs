@@ -107,8 +107,9 @@ enum Command {
     Uninstall(cmd::install::InstallArgs),
     /// Capabilities: declared actions Fornax runs for people and agents.
     Cap(cmd::cap::CapArgs),
-    /// Serve the history and capabilities to agents over MCP (stdio).
-    Mcp,
+    /// Serve the history and capabilities to agents over MCP (stdio); `fornax mcp test` shows
+    /// what an agent would see.
+    Mcp(cmd::cap::mcp::McpArgs),
     /// Re-check a session's claims with evidence Fornax observes itself.
     Verify(cmd::cap::VerifyArgs),
     /// Check the installation: adapters, store, drift.
@@ -173,7 +174,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Install(args) => cmd::install::install(&ctx, args),
         Command::Uninstall(args) => cmd::install::uninstall(&ctx, args),
         Command::Cap(args) => cmd::cap::run(&ctx, args),
-        Command::Mcp => cmd::cap::mcp(&ctx),
+        Command::Mcp(args) => cmd::cap::mcp::run(&ctx, args),
         Command::Verify(args) => cmd::cap::verify(&ctx, args),
         Command::Doctor => cmd::doctor::run(&ctx),
         Command::Ui(args) => cmd::ui::run(&ctx, args),

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use fornax_capability::commands::{execute, CapCommand, CapEnv, CommandOutput};
-use fornax_capability::{CapError, EvidenceSink, History};
-use fornax_types::{Evidence, Provider, SessionRef};
+use fornax_capability::{CapError, EvidenceSink, History, HistoryFilter};
+use fornax_types::{Evidence, Item, Provider, SessionRef};
 use serde_json::{json, Value};
 
 /// A temporary FORNAX_HOME and a workspace (a directory with `.fornax/`).
@@ -177,41 +177,69 @@ impl FakeHistory {
 }
 
 impl History for FakeHistory {
-    fn sessions(&self, filter: &Value) -> Result<Value, String> {
-        let all = json!([
-            {"provider": "codex", "native_id": "s-1", "cwd": "/work/a"},
-            {"provider": "claude-code", "native_id": "s-2", "cwd": "/work/b"}
-        ]);
-        let provider = filter.get("provider").and_then(Value::as_str);
-        let items: Vec<Value> = all
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|s| provider.is_none_or(|p| s["provider"] == p))
-            .cloned()
-            .collect();
-        Ok(json!({"sessions": items, "filter": filter}))
+    fn sessions(
+        &self,
+        filter: &HistoryFilter,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<Value>, String> {
+        let all = [
+            json!({"provider": "codex", "native_id": "s-1", "cwd": "/work/a"}),
+            json!({"provider": "claude-code", "native_id": "s-2", "cwd": "/work/b"}),
+        ];
+        Ok(all
+            .into_iter()
+            .filter(|s| {
+                filter
+                    .provider
+                    .as_ref()
+                    .is_none_or(|p| s["provider"] == **p)
+            })
+            .skip(offset)
+            .take(limit)
+            .collect())
     }
 
     fn session(&self, id: &str) -> Result<Value, String> {
         match id {
             "s-1" | "codex:s-1" => {
-                Ok(json!({"provider": "codex", "native_id": "s-1", "items": 12}))
+                Ok(json!({"provider": "codex", "native_id": "s-1", "item_count": 0}))
             }
             _ => Err(format!("no session {id}")),
         }
     }
 
-    fn search(&self, text: &str, limit: usize) -> Result<Value, String> {
+    fn items(&self, id: &str, _offset: usize, _limit: usize) -> Result<Vec<Item>, String> {
+        self.session(id).map(|_| Vec::new())
+    }
+
+    fn search(
+        &self,
+        text: &str,
+        _filter: &HistoryFilter,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<Value>, String> {
         Ok(
-            json!({"query": text, "limit": limit, "hits": [{"session": "s-1", "text": format!("... {text} ...")}]}),
+            std::iter::once(json!({"session": "s-1", "text": format!("... {text} ...")}))
+                .skip(offset)
+                .take(limit)
+                .collect(),
         )
     }
 
-    fn findings(&self, session: Option<&str>) -> Result<Value, String> {
-        Ok(
-            json!({"session": session, "findings": [{"claim": "all tests pass", "verdict": "VERIFIED"}]}),
+    fn findings(
+        &self,
+        session: Option<&str>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<Value>, String> {
+        Ok(std::iter::once(
+            json!({"session": session, "claim": "all tests pass", "verdict": "VERIFIED"}),
         )
+        .skip(offset)
+        .take(limit)
+        .collect())
     }
 
     fn resolve_session(&self, id: &str) -> Result<Option<SessionRef>, String> {

@@ -2,7 +2,7 @@
 //!
 //! What each agent gets:
 //!
-//! * Claude Code: one command hook per event Fornax maps, running `fornax-hook claude` when
+//! * Claude Code (with `--mcp`, also the `fornax mcp` server: see `mcp`): one command hook per event Fornax maps, running `fornax-hook claude` when
 //!   that binary sits next to the running `fornax` (it starts faster) and `fornax hook claude`
 //!   otherwise, and a `statusLine` when none is set, in `~/.claude/settings.json` (or `.claude/settings.json`
 //!   with `--project`, or the file given with `--settings`).
@@ -42,6 +42,7 @@ mod claude;
 mod copilot;
 mod cursor;
 mod hookfile;
+mod mcp;
 mod opencode;
 mod report;
 mod shell;
@@ -95,6 +96,10 @@ pub struct InstallArgs {
     /// Say what would change without writing anything.
     #[arg(long)]
     pub dry_run: bool,
+    /// Claude Code only: also register `fornax mcp` as an MCP server (in `~/.claude.json`, or
+    /// `.mcp.json` with `--project`). `uninstall claude` removes it in any case.
+    #[arg(long)]
+    pub mcp: bool,
 }
 
 /// Whether the command adds or removes.
@@ -191,6 +196,12 @@ fn run(ctx: &Context, args: InstallArgs, action: Action) -> Result<(), CliError>
             args.agent.name()
         )));
     }
+    if args.mcp && !matches!(args.agent, Agent::Claude) {
+        return Err(CliError::usage(format!(
+            "--mcp applies to claude only, not {}",
+            args.agent.name()
+        )));
+    }
     if args.repo.is_some() && !matches!(args.agent, Agent::Copilot) {
         return Err(CliError::usage(format!(
             "--repo applies to copilot only, not {}",
@@ -210,7 +221,27 @@ fn run(ctx: &Context, args: InstallArgs, action: Action) -> Result<(), CliError>
                 (None, true) => places.cwd.join(".claude").join("settings.json"),
                 (None, false) => claude::user_settings(&places),
             };
-            claude::run(&path, action, write)?
+            let mcp_path = if args.project {
+                mcp::project_config(&places)
+            } else {
+                mcp::user_config(&places)
+            };
+            if args.mcp {
+                // A refusal of the MCP file must come before the hooks file changes.
+                mcp::run(&mcp_path, action, atomic::Mode::DryRun, true)?;
+            }
+            let outcome = claude::run(&path, action, write)?;
+            if args.mcp || action == Action::Uninstall {
+                // Unasked (a plain uninstall), a file Fornax cannot read is left alone.
+                let file = match mcp::run(&mcp_path, action, write, args.mcp) {
+                    Ok(file) => file,
+                    Err(_) if !args.mcp => None,
+                    Err(e) => return Err(e),
+                };
+                mcp::with_file(outcome, action, file)
+            } else {
+                outcome
+            }
         }
         Agent::Opencode => opencode::run(&places, args.project, action, write)?,
         Agent::Copilot => {

@@ -1,9 +1,17 @@
-//! `fornax cap ...`, `fornax mcp` and `fornax verify --recheck`.
+//! `fornax cap ...`, `fornax mcp` (in [`mcp`]) and `fornax verify --recheck`.
+
+pub mod init;
+pub mod inspect;
+pub mod lifecycle;
+pub mod list;
+pub mod mcp;
+pub mod run;
+pub mod trust;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 use fornax_capability::{CapCommand, CapEnv};
 
 use crate::error::CliError;
@@ -18,10 +26,65 @@ pub struct CapArgs {
     #[arg(long, global = true, env = "FORNAX_WORKSPACE_DIR")]
     pub workspace: Option<PathBuf>,
     #[command(subcommand)]
-    pub command: CapCommand,
+    pub command: CapCli,
 }
 
-fn env(ctx: &Context, workspace: Option<PathBuf>) -> CapEnv {
+/// `fornax cap ...`: one module per command parses it into the library's typed request.
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
+pub enum CapCli {
+    /// List capabilities (only active ones unless --all).
+    List(list::ListArgs),
+    /// Show a capability: effective manifest, origin, adapters and a policy dry run.
+    Inspect(inspect::InspectArgs),
+    /// Run a capability; exits non-zero when the result is not ok.
+    Run(run::RunArgs),
+    /// Scaffold a draft capability, adapter or toolspace (never overwrites).
+    Init {
+        #[command(subcommand)]
+        what: init::InitArgs,
+    },
+    /// Move a capability towards active, rewriting its manifest.
+    Promote(lifecycle::PromoteArgs),
+    /// Move a capability towards draft, rewriting its manifest.
+    Demote(lifecycle::DemoteArgs),
+    /// Report manifests, adapters, shadowing, orphans and policy problems.
+    Doctor,
+    /// Trust a workspace's capabilities, adapters and toolspaces as they are now: records each
+    /// file's content hash in FORNAX_HOME; a file that changes is untrusted again.
+    Trust(trust::TrustArgs),
+    /// Forget the trust given to a workspace (or one of its files).
+    Untrust(trust::UntrustArgs),
+}
+
+impl CapCli {
+    /// The library's request for this command line.
+    pub fn request(self) -> CapCommand {
+        match self {
+            CapCli::List(a) => a.request(),
+            CapCli::Inspect(a) => a.request(),
+            CapCli::Run(a) => a.request(),
+            CapCli::Init { what } => CapCommand::Init {
+                what: what.request(),
+            },
+            CapCli::Promote(a) => CapCommand::Promote {
+                target: a.target,
+                to: a.to,
+            },
+            CapCli::Demote(a) => CapCommand::Demote {
+                target: a.target,
+                to: a.to,
+            },
+            CapCli::Doctor => CapCommand::Doctor,
+            CapCli::Trust(a) => CapCommand::Trust {
+                path: a.path,
+                list: a.list,
+            },
+            CapCli::Untrust(a) => CapCommand::Untrust { path: a.path },
+        }
+    }
+}
+
+pub(crate) fn env(ctx: &Context, workspace: Option<PathBuf>) -> CapEnv {
     let history = StoreHistory { db: ctx.db_path() };
     let mut env = CapEnv::from_process(
         ctx.home.clone(),
@@ -46,7 +109,7 @@ fn confiner(ctx: &Context) -> Option<fornax_capability::exec::Confiner> {
 
 pub fn run(ctx: &Context, args: CapArgs) -> Result<(), CliError> {
     let env = env(ctx, args.workspace);
-    let mut command = args.command;
+    let mut command = args.command.request();
     let mut out = fornax_capability::execute(command.clone(), &env).map_err(cap_error)?;
     if out.refused_untrusted && !ctx.json && confirm_trust_once(&out) {
         if let CapCommand::Run { trust_once, .. } = &mut command {
@@ -91,18 +154,13 @@ fn confirm_trust_once(out: &fornax_capability::CommandOutput) -> bool {
     matches!(answer.trim(), "y" | "Y" | "yes")
 }
 
-fn cap_error(e: fornax_capability::CapError) -> CliError {
+pub(crate) fn cap_error(e: fornax_capability::CapError) -> CliError {
     let message = e.to_string();
     if matches!(e, fornax_capability::CapError::Usage(_)) {
         CliError::usage(message)
     } else {
         anyhow::Error::new(e).into()
     }
-}
-
-pub fn mcp(ctx: &Context) -> Result<(), CliError> {
-    ctx.ensure_home()?;
-    fornax_capability::serve_stdio(env(ctx, None)).map_err(cap_error)
 }
 
 #[derive(Debug, Args)]
@@ -229,5 +287,64 @@ pub fn trust_words(class: fornax_types::TrustClass) -> &'static str {
         WorkspaceTrusted => "from workspace files you trusted",
         WorkspaceUntrusted => "from untrusted workspace files, run once",
         _ => "other",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(subcommand)]
+        cmd: CapCli,
+    }
+
+    fn parse(args: &[&str]) -> Result<CapCommand, clap::Error> {
+        Cli::try_parse_from(std::iter::once("cap").chain(args.iter().copied()))
+            .map(|c| c.cmd.request())
+    }
+
+    #[test]
+    fn command_lines_become_typed_requests() {
+        assert!(parse(&["run"]).is_err());
+        assert!(parse(&["run", "a", "b", "c"]).is_err());
+        assert_eq!(
+            parse(&[
+                "init",
+                "adapter",
+                "--kind",
+                "provider",
+                "--composes",
+                "cli",
+                "--toolspace",
+                "ci",
+                "wrap"
+            ])
+            .unwrap(),
+            CapCommand::Init {
+                what: fornax_capability::InitCommand::Adapter {
+                    name: "wrap".into(),
+                    kind: "provider".into(),
+                    composes: "cli".into(),
+                    toolspace: Some("ci".into())
+                }
+            }
+        );
+        assert!(matches!(
+            parse(&["list", "--any-lifecycle"]).unwrap(),
+            CapCommand::List { all: true, .. }
+        ));
+        assert!(matches!(
+            parse(&["promote", "workspace.a.b", "--to", "active"]).unwrap(),
+            CapCommand::Promote { .. }
+        ));
+        assert!(matches!(parse(&["doctor"]).unwrap(), CapCommand::Doctor));
+        assert!(matches!(
+            parse(&["run", "echo", "say", "-a", "text=hi", "--session", "codex:1"]).unwrap(),
+            CapCommand::Run { target, args, session: Some(_), .. } if target == ["echo", "say"] && args == ["text=hi"]
+        ));
+        assert!(parse(&["trust", "x", "--list"]).is_err());
     }
 }
