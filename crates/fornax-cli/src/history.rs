@@ -52,7 +52,7 @@ fn json_rows<T: serde::Serialize>(rows: Vec<T>) -> Result<Vec<Value>, String> {
 /// `fornax_ui::present::rationale`), the claim's item by its index in the session.
 fn finding_value(store: &Store, f: FindingRow) -> Result<Value, String> {
     let ids: Vec<&str> = f.evidence.iter().map(|e| e.id.as_str()).collect();
-    let reason = rationale::readable(&f.rationale, &ids);
+    let reason = rationale::readable(&f.rationale(), &ids);
     let item = store
         .item_index(f.session_id, &f.item_key)
         .map_err(|e| e.to_string())?;

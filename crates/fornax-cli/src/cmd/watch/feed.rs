@@ -129,7 +129,7 @@ impl Judged {
         Judged {
             verdict: f.verdict.clone(),
             claim: text::one_line(f.claim["text"].as_str().unwrap_or("")),
-            reason: text::one_line(&rationale::readable(&f.rationale, &ids)),
+            reason: text::one_line(&rationale::readable(&f.rationale(), &ids)),
             session_id: f.session_id,
             session: title::short_id(session),
             provider: f.session["provider"].as_str().unwrap_or("").to_string(),
