@@ -61,11 +61,22 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
     output::line("");
     output::heading("Next");
     let wide = NEXT.iter().map(|(c, _)| c.len()).max().unwrap_or(0);
+    // Each description wraps under itself, so a narrow terminal still shows the whole line.
+    let hang = " ".repeat(wide + 4);
     for (command, what) in NEXT {
-        output::line(&format!(
-            "  {}  {what}",
-            output::bold(&format!("{command:<wide$}"))
-        ));
+        let plain = format!("  {command:<wide$}  ");
+        for (i, l) in fornax_ui::present::text::wrap(what, output::width(), &plain, &hang)
+            .iter()
+            .enumerate()
+        {
+            match l.strip_prefix(&plain).filter(|_| i == 0) {
+                Some(body) => output::line(&format!(
+                    "  {}  {body}",
+                    output::bold(&format!("{command:<wide$}"))
+                )),
+                None => output::line(l),
+            }
+        }
     }
     Ok(())
 }

@@ -51,18 +51,27 @@ pub fn run(args: HelpArgs) -> Result<(), CliError> {
 
 fn verdicts() {
     output::heading("The five verdicts");
-    output::line(
+    output::wrapped(
         "Every claim an agent makes (\"all tests pass\", \"committed\", \"I updated the config\") gets \
          exactly one, from the evidence the session recorded before the claim. Listings show the \
          most urgent first.",
+        "",
+        "",
+        output::plain,
     );
     for v in verdict::SEVERITY {
         output::line("");
-        output::line(&format!(
-            "{}  {}",
-            output::badge(v.as_str()),
-            verdict::meaning(v)
-        ));
+        // The badge (colored) leads the first line; the meaning wraps under itself.
+        let plain = format!("{} {}  ", verdict::symbol(v), v.as_str());
+        let hang = " ".repeat(plain.chars().count());
+        let lines =
+            fornax_ui::present::text::wrap(verdict::meaning(v), output::width(), &plain, &hang);
+        for (i, l) in lines.iter().enumerate() {
+            match l.strip_prefix(&plain).filter(|_| i == 0) {
+                Some(body) => output::line(&format!("{}  {body}", output::badge(v.as_str()))),
+                None => output::line(l),
+            }
+        }
         output::wrapped(verdict::explanation(v), "  ", "  ", output::plain);
     }
     output::line("");

@@ -329,7 +329,10 @@ fn join_counts<'a>(counts: impl Iterator<Item = (&'a String, u64)>) -> String {
 pub fn print_summary(s: &ScanSummary) {
     let src = &s.sources;
     let skipped: u64 = src.skipped.values().sum();
-    output::line(&format!(
+    // Wrapped to the width like every other line a person reads (a narrow terminal too).
+    let stats = |text: &str| output::wrapped(text, "  ", "    ", output::plain);
+    output::wrapped(
+        &format!(
         "Scanned {} sources ({} new, {} appended, {} unchanged, {} rebuilt, {} skipped) in {:.2}s",
         src.new + src.appended + src.unchanged + src.rebuilt + skipped,
         src.new,
@@ -338,7 +341,11 @@ pub fn print_summary(s: &ScanSummary) {
         src.rebuilt,
         skipped,
         s.elapsed_ms as f64 / 1000.0
-    ));
+    ),
+        "",
+        "  ",
+        output::plain,
+    );
     if skipped > 0 {
         output::line(&format!(
             "  skipped: {}",
@@ -346,12 +353,12 @@ pub fn print_summary(s: &ScanSummary) {
         ));
     }
     print_skipped_files(s);
-    output::line(&format!(
-        "  records {} · sessions {} ({} new) · loops {} · items {} · evidence {} · claims {}",
+    stats(&format!(
+        "records {} · sessions {} ({} new) · loops {} · items {} · evidence {} · claims {}",
         s.records, s.sessions_touched, s.sessions_new, s.loops, s.items, s.evidence, s.claims
     ));
-    output::line(&format!(
-        "  malformed records {} · oversized records {} · recovered concatenated lines {} · repaired escapes {}",
+    stats(&format!(
+        "malformed records {} · oversized records {} · recovered concatenated lines {} · repaired escapes {}",
         s.malformed_records, s.oversized_records, s.recovered_concatenations, s.repaired_escapes
     ));
     let redacted: u64 = s.redactions.values().sum();

@@ -66,12 +66,42 @@ pub fn run(ctx: &Context, args: UsageArgs) -> Result<(), CliError> {
         d.as_deref()
             .map(fornax_usage::parse_date)
             .transpose()
-            .map_err(|e| CliError::usage(format!("--{flag}: {e}")))
+            .map_err(|e| {
+                CliError::usage(format!("--{flag}: {e}"))
+                    .with_hint("a UTC day: 2026-03-14 or 20260314")
+            })
     };
+    let since = date(&args.since, "since")?;
+    let until = date(&args.until, "until")?;
+    if let (Some(s), Some(u)) = (&since, &until) {
+        // Both are ISO days, so text order is date order; `until` is inclusive.
+        if s > u {
+            return Err(CliError::usage(format!("--since {s} is after --until {u}"))
+                .with_hint("give an earlier --since or a later --until"));
+        }
+    }
+    // A provider nobody reads or an empty text would give an empty report that looks true.
+    let provider = args
+        .provider
+        .as_deref()
+        .map(|p| {
+            fornax_ui::present::filter::parse_provider(p, &super::filters::providers())
+                .map_err(super::filters::usage)
+        })
+        .transpose()?;
+    for (flag, text, what) in [
+        ("project", &args.project, "the session's working directory"),
+        ("model", &args.model, "the model's name"),
+    ] {
+        if text.as_deref().is_some_and(|t| t.trim().is_empty()) {
+            return Err(CliError::usage(format!("--{flag} is empty"))
+                .with_hint(format!("text contained in {what}")));
+        }
+    }
     let query = UsageQuery {
-        since: date(&args.since, "since")?,
-        until: date(&args.until, "until")?,
-        provider: args.provider.clone(),
+        since,
+        until,
+        provider,
         project: args.project.clone(),
         model: args.model.clone(),
         session: None,
