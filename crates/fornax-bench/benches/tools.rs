@@ -60,7 +60,12 @@ fn outputs() -> Vec<String> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
         .expect("tool fixtures folder")
         .flatten()
-        .flat_map(|tool| std::fs::read_dir(tool.path()).into_iter().flatten().flatten())
+        .flat_map(|tool| {
+            std::fs::read_dir(tool.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .collect();

@@ -139,7 +139,10 @@ mod tests {
     fn nextest_summary() {
         let out = "    FAIL [   0.004s] demo::tests::bad\n────────────\n     Summary [   0.010s] 3 tests run: 2 passed, 1 failed, 1 skipped\n";
         let s = parse_nextest(out).unwrap();
-        assert_eq!((s.runner.as_str(), s.passed, s.failed, s.skipped), ("nextest", 2, 1, 1));
+        assert_eq!(
+            (s.runner.as_str(), s.passed, s.failed, s.skipped),
+            ("nextest", 2, 1, 1)
+        );
         assert_eq!(s.failures.len(), 1, "{:?}", s.failures);
         assert!(s.failures[0].ends_with("bad"), "{:?}", s.failures);
     }
@@ -156,10 +159,14 @@ not json"#;
         let s = parse_go_test_json(out).unwrap();
         // The package that failed without a failing test (a build error) counts as one.
         assert_eq!((s.passed, s.failed, s.skipped), (1, 2, 1));
-        assert!(s.failures.contains(&"TestB".to_string()), "{:?}", s.failures);
+        assert!(
+            s.failures.contains(&"TestB".to_string()),
+            "{:?}",
+            s.failures
+        );
         // Only packages that failed to build: their names are the failures.
-        let s = parse_go_test_json(r#"{"Action":"fail","Package":"ex/broken","Elapsed":0}"#)
-            .unwrap();
+        let s =
+            parse_go_test_json(r#"{"Action":"fail","Package":"ex/broken","Elapsed":0}"#).unwrap();
         assert_eq!(s.failures, vec!["ex/broken"]);
     }
 
@@ -199,8 +206,8 @@ not json"#;
         // performed, gives the same counts.
         let out = "tests/test_api.py ..F.   [100%]\nFAILED tests/test_api.py::test_post - assert 1 == 2\n1 failed, 3 passed in 0.20s\n";
         let ours = parse_pytest_text(out).unwrap();
-        let theirs = fornax_verify::tools::parse_tests(out, fornax_verify::tools::by_id("pytest"))
-            .unwrap();
+        let theirs =
+            fornax_verify::tools::parse_tests(out, fornax_verify::tools::by_id("pytest")).unwrap();
         assert_eq!(Some(ours.passed), theirs.passed);
         assert_eq!(Some(ours.failed), theirs.failed);
         assert_eq!(ours.failures, vec!["tests/test_api.py::test_post"]);

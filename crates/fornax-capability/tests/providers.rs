@@ -192,10 +192,7 @@ fn go_jest_and_vitest_envelopes_become_one_summary() {
     let out = replay(&sb, "workspace.go.test", "go.ndjson", go, "go-test-json");
     assert_eq!(out["ok"], false);
     assert_eq!(out["meta"]["testSummary"]["passed"], 1);
-    assert_eq!(
-        out["meta"]["testSummary"]["failures"],
-        json!(["TestDiv"])
-    );
+    assert_eq!(out["meta"]["testSummary"]["failures"], json!(["TestDiv"]));
 
     // jest --json (jest 29 report shape).
     let jest = json!({

@@ -70,19 +70,25 @@ enum Command {
     /// Find agent sessions, index them and verify the claims in them.
     Scan(cmd::scan::ScanArgs),
     /// List indexed sessions, the most recent first.
-    #[command(after_help = "Examples:\n  fornax sessions\n  fornax sessions --since yesterday --provider claude\n  fornax sessions --verdict contradicted --limit all\n  fornax sessions --project ledger --json")]
+    #[command(
+        after_help = "Examples:\n  fornax sessions\n  fornax sessions --since yesterday --provider claude\n  fornax sessions --verdict contradicted --limit all\n  fornax sessions --project ledger --json"
+    )]
     Sessions(cmd::sessions::SessionsArgs),
     /// Show one session's timeline with verdicts inline.
     Show(cmd::show::ShowArgs),
     /// Search human and agent text (substrings match).
-    #[command(after_help = "Examples:\n  fornax search \"all tests pass\"\n  fornax search migration --since 1w --provider codex\n  fornax search \"permission denied\" --include-output")]
+    #[command(
+        after_help = "Examples:\n  fornax search \"all tests pass\"\n  fornax search migration --since 1w --provider codex\n  fornax search \"permission denied\" --include-output"
+    )]
     Search(cmd::search::SearchArgs),
     /// Run one read-only SQL statement over the public schema.
     Query(cmd::query::QueryArgs),
     /// List the public schema's relations and columns.
     Schema,
     /// List findings (one verdict per claim), the most urgent first.
-    #[command(after_help = "Examples:\n  fornax findings\n  fornax findings latest\n  fornax findings --verdict contradicted,review --since 2d\n  fornax findings 5b7c1f0e --verbose\n  fornax findings --json --limit all")]
+    #[command(
+        after_help = "Examples:\n  fornax findings\n  fornax findings latest\n  fornax findings --verdict contradicted,review --since 2d\n  fornax findings 5b7c1f0e --verbose\n  fornax findings --json --limit all"
+    )]
     Findings(cmd::findings::FindingsArgs),
     /// Summarize verdicts (or print a status line for Claude Code).
     Status(cmd::status::StatusArgs),
@@ -107,7 +113,9 @@ enum Command {
     /// Check the installation: adapters, store, drift.
     Doctor,
     /// Open the local web dashboard (read-only; this machine only).
-    #[command(after_help = "Examples:\n  fornax ui            print the address (with this home's token) and serve until Ctrl-C\n  fornax ui --open     and open it in the default browser\n  fornax ui --port 8700")]
+    #[command(
+        after_help = "Examples:\n  fornax ui            print the address (with this home's token) and serve until Ctrl-C\n  fornax ui --open     and open it in the default browser\n  fornax ui --port 8700"
+    )]
     Ui(cmd::ui::UiArgs),
     /// Show the effective configuration, its file, and what each key does.
     Config(cmd::config::ConfigArgs),

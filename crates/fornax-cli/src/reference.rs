@@ -78,7 +78,10 @@ fn command(out: &mut String, cmd: &Command, path: &str, level: usize) {
         out.push('\n');
     }
     if let Some(after) = cmd.get_after_help() {
-        out.push_str(&format!("```text\n{}\n```\n\n", after.to_string().trim_end()));
+        out.push_str(&format!(
+            "```text\n{}\n```\n\n",
+            after.to_string().trim_end()
+        ));
     }
 }
 
@@ -161,7 +164,11 @@ mod tests {
     fn every_command_is_in_the_reference() {
         let md = super::markdown(&crate::Cli::command());
         for sub in crate::Cli::command().get_subcommands() {
-            assert!(md.contains(&format!("## `fornax {}`", sub.get_name())), "{}", sub.get_name());
+            assert!(
+                md.contains(&format!("## `fornax {}`", sub.get_name())),
+                "{}",
+                sub.get_name()
+            );
         }
         assert!(md.contains("`--since` `WHEN`"));
     }

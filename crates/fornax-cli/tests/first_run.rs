@@ -28,12 +28,19 @@ fn ok(home: &Path, args: &[&str]) -> String {
 fn help_has_examples_and_explains_the_verdicts() {
     let home = tempfile::tempdir().unwrap();
     let help = ok(home.path(), &["--help"]);
-    assert!(help.contains("Examples:") && help.contains("fornax ui"), "{help}");
+    assert!(
+        help.contains("Examples:") && help.contains("fornax ui"),
+        "{help}"
+    );
     let findings = ok(home.path(), &["findings", "--help"]);
     assert!(findings.contains("fornax findings --verdict contradicted,review --since 2d"));
 
     let verdicts = ok(home.path(), &["help", "verdicts"]);
-    let at = |v: &str| verdicts.find(&format!(" {v}  ")).unwrap_or_else(|| panic!("{v}: {verdicts}"));
+    let at = |v: &str| {
+        verdicts
+            .find(&format!(" {v}  "))
+            .unwrap_or_else(|| panic!("{v}: {verdicts}"))
+    };
     assert!(at("CONTRADICTED") < at("REVIEW"));
     assert!(at("REVIEW") < at("UNVERIFIED"));
     assert!(at("UNVERIFIED") < at("UNAVAILABLE"));
@@ -56,13 +63,18 @@ fn help_has_examples_and_explains_the_verdicts() {
 fn config_shows_effective_values_and_where_they_come_from() {
     let home = tempfile::tempdir().unwrap();
     let path = ok(home.path(), &["config", "path"]);
-    assert_eq!(path.trim(), home.path().join("config.toml").display().to_string());
+    assert_eq!(
+        path.trim(),
+        home.path().join("config.toml").display().to_string()
+    );
     let defaults: serde_json::Value =
         serde_json::from_str(&ok(home.path(), &["config", "--json"])).unwrap();
     assert_eq!(defaults["schema_version"], 1);
     assert_eq!(defaults["exists"], false);
     let keys = defaults["keys"].as_array().unwrap();
-    assert!(keys.iter().all(|k| k["set"] == false && !k["description"].as_str().unwrap().is_empty()));
+    assert!(keys
+        .iter()
+        .all(|k| k["set"] == false && !k["description"].as_str().unwrap().is_empty()));
     let text = ok(home.path(), &["config"]);
     assert!(text.contains("scan.text_cap = 262144"), "{text}");
 
@@ -91,7 +103,10 @@ fn config_shows_effective_values_and_where_they_come_from() {
     let bad = fornax(home.path(), &["config"]);
     assert_eq!(bad.status.code(), Some(1));
     let err = String::from_utf8_lossy(&bad.stderr);
-    assert!(err.contains("config.toml") && err.contains("bogus"), "{err}");
+    assert!(
+        err.contains("config.toml") && err.contains("bogus"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -101,7 +116,10 @@ fn completions_and_a_man_page() {
         let script = ok(home.path(), &["completions", shell]);
         assert!(script.contains("findings"), "{shell}");
     }
-    assert_eq!(fornax(home.path(), &["completions", "tcsh"]).status.code(), Some(2));
+    assert_eq!(
+        fornax(home.path(), &["completions", "tcsh"]).status.code(),
+        Some(2)
+    );
     let man = ok(home.path(), &["man"]);
     assert!(man.contains(".TH fornax 1"), "{man}");
     assert!(man.contains("findings"));
@@ -113,17 +131,25 @@ fn the_demo_ends_with_what_to_run_next() {
     let demo = ok(home.path(), &["demo"]);
     let next = demo.rfind("Next").expect("a Next section");
     let tail = &demo[next..];
-    assert!(tail.contains("fornax scan") && tail.contains("fornax ui"), "{tail}");
+    assert!(
+        tail.contains("fornax scan") && tail.contains("fornax ui"),
+        "{tail}"
+    );
     assert!(demo.contains("✘ CONTRADICTED"), "{demo}");
-    assert!(demo.contains("cargo 11 passed, 1 failed"), "the deciding fact, whole: {demo}");
+    assert!(
+        demo.contains("cargo 11 passed, 1 failed"),
+        "the deciding fact, whole: {demo}"
+    );
     assert!(!demo.contains("exit:out:"), "no evidence ids: {demo}");
 }
 
 #[test]
 fn json_outputs_carry_a_schema_version() {
     let home = tempfile::tempdir().unwrap();
-    let demo: serde_json::Value = serde_json::from_str(&ok(home.path(), &["demo", "--json"])).unwrap();
+    let demo: serde_json::Value =
+        serde_json::from_str(&ok(home.path(), &["demo", "--json"])).unwrap();
     assert_eq!(demo["schema_version"], 1);
-    let doctor: serde_json::Value = serde_json::from_str(&ok(home.path(), &["doctor", "--json"])).unwrap();
+    let doctor: serde_json::Value =
+        serde_json::from_str(&ok(home.path(), &["doctor", "--json"])).unwrap();
     assert_eq!(doctor["schema_version"], 1);
 }

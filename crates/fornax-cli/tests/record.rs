@@ -73,7 +73,9 @@ fn line_with_secrets(password: &str, token: &str, filler: usize) -> String {
 fn inspect_redacts_by_default_bounds_its_output_and_shows_raw_bytes_only_when_asked() {
     let work = tempfile::tempdir().unwrap();
     let home = work.path().join("home");
-    let file = work.path().join("6d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6.jsonl");
+    let file = work
+        .path()
+        .join("6d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6.jsonl");
     // Built from pieces: no literal credential in the source.
     let password = format!("{}{}", "Tr0ub4dor", "&3xyz");
     let token = format!("gh{}_{}", "p", "Zk4Lm9Qr2Tv6Xy8Ab3Cd5Ef7Gh1Ij0KlMnOpQr");
@@ -87,7 +89,10 @@ fn inspect_redacts_by_default_bounds_its_output_and_shows_raw_bytes_only_when_as
     let out = fornax(&home, &["record", "inspect", "1"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(!text.contains(&password) && !text.contains(&token), "{text:.300}");
+    assert!(
+        !text.contains(&password) && !text.contains(&token),
+        "{text:.300}"
+    );
     assert!(text.contains("DB_PASSWORD=[REDACTED:secret_assignment]"));
     assert!(text.contains("[REDACTED:github_token]"));
     assert!(text.len() <= 64 * 1024 + 1, "{} bytes printed", text.len());
@@ -97,7 +102,10 @@ fn inspect_redacts_by_default_bounds_its_output_and_shows_raw_bytes_only_when_as
     // --max-bytes bounds it further; 0 shows it all, still redacted.
     let out = fornax(&home, &["record", "inspect", "1", "--max-bytes", "100"]);
     assert!(String::from_utf8(out.stdout).unwrap().trim_end().len() <= 100);
-    let out = fornax(&home, &["record", "inspect", "1", "--max-bytes", "0", "--json"]);
+    let out = fornax(
+        &home,
+        &["record", "inspect", "1", "--max-bytes", "0", "--json"],
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["truncated"], false);
     assert_eq!(v["redactions"], 2);
@@ -106,7 +114,10 @@ fn inspect_redacts_by_default_bounds_its_output_and_shows_raw_bytes_only_when_as
     assert!(shown.ends_with('}'), "the whole record, as JSON");
 
     // --raw prints the source's bytes, with a warning.
-    let out = fornax(&home, &["record", "inspect", "1", "--raw", "--max-bytes", "0"]);
+    let out = fornax(
+        &home,
+        &["record", "inspect", "1", "--raw", "--max-bytes", "0"],
+    );
     assert!(out.status.success());
     assert_eq!(String::from_utf8(out.stdout).unwrap().trim_end(), line);
     assert!(String::from_utf8_lossy(&out.stderr).contains("unredacted"));

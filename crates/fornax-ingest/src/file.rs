@@ -228,13 +228,9 @@ impl Ingestor<'_> {
                 .by_name(&adapter_name)
                 .is_some_and(|d| matches!(d.framing, Framing::TextLines { .. }));
         let framed = match layout {
-            Layout::Lines if text => read_text_lines(
-                &mut ctx,
-                &mut file,
-                start_offset,
-                next_position,
-                tail_ok,
-            ),
+            Layout::Lines if text => {
+                read_text_lines(&mut ctx, &mut file, start_offset, next_position, tail_ok)
+            }
             Layout::Lines => read_lines(
                 &mut ctx,
                 &mut file,

@@ -27,8 +27,8 @@
 
 mod error;
 mod foreign;
-mod lock;
 mod listing;
+mod lock;
 mod query;
 mod read;
 mod recheck;
@@ -39,11 +39,11 @@ mod write;
 
 pub use error::StoreError;
 pub use foreign::ForeignDocuments;
-pub use lock::{LockHolder, LockWait, WriterLock};
 pub use listing::{
     ActivityRow, ChangeMarker, ChildSession, FindingOrder, ListFilter, ProjectStat, StoredEvidence,
     LATEST,
 };
+pub use lock::{LockHolder, LockWait, WriterLock};
 pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
     DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, LoopRow,

@@ -61,6 +61,13 @@ const KEYS: &[(&str, &str, &str)] = &[
         "When a Claude Code turn ends on a CONTRADICTED claim, send the turn back to the agent \
          with the evidence (needs `fornax install claude`).",
     ),
+    (
+        "daemon.autostart",
+        "true or false",
+        "A hook that finds no daemon running starts one in the background (at most once every \
+         few seconds), so live capture never silently stops. Set to false to start it yourself \
+         (`fornax daemon start`, or `fornax install claude --service`).",
+    ),
 ];
 
 fn keys(ctx: &Context) -> Vec<Key> {
@@ -98,6 +105,11 @@ fn keys(ctx: &Context) -> Vec<Key> {
                 "false".to_string(),
                 c.intervene.enabled.to_string(),
                 c.intervene.enabled,
+            ),
+            "daemon.autostart" => (
+                "true".to_string(),
+                c.daemon.autostart.to_string(),
+                !c.daemon.autostart,
             ),
             _ => continue,
         };
@@ -203,6 +215,9 @@ mod tests {
         let mut documented: Vec<String> = KEYS.iter().map(|(k, _, _)| k.to_string()).collect();
         schema.sort();
         documented.sort();
-        assert_eq!(documented, schema, "document new config.toml keys in `fornax config`");
+        assert_eq!(
+            documented, schema,
+            "document new config.toml keys in `fornax config`"
+        );
     }
 }

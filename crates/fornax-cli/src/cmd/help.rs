@@ -22,7 +22,10 @@ pub struct CompletionsArgs {
 /// Topics beyond the commands.
 const TOPICS: &[(&str, &str)] = &[
     ("verdicts", "what the five verdicts mean"),
-    ("filters", "the values --since, --until, --provider, --verdict and --limit take"),
+    (
+        "filters",
+        "the values --since, --until, --provider, --verdict and --limit take",
+    ),
 ];
 
 pub fn run(args: HelpArgs) -> Result<(), CliError> {
@@ -88,7 +91,10 @@ fn filters() {
                     .join(", ")
             ),
         ),
-        ("--project TEXT", "text contained in the session's working directory".into()),
+        (
+            "--project TEXT",
+            "text contained in the session's working directory".into(),
+        ),
         (
             "--verdict VERDICTS",
             "one or more verdicts, comma-separated, any case: contradicted,review".into(),
@@ -118,11 +124,14 @@ fn command(path: &[&str]) -> Result<(), CliError> {
             Some(sub) => current = sub,
             None => {
                 let topics: Vec<&str> = TOPICS.iter().map(|(t, _)| *t).collect();
-                return Err(CliError::usage(format!("no help topic or command {:?}", path.join(" ")))
-                    .with_hint(format!(
-                        "topics: {}; commands: `fornax --help` lists them",
-                        topics.join(", ")
-                    )));
+                return Err(CliError::usage(format!(
+                    "no help topic or command {:?}",
+                    path.join(" ")
+                ))
+                .with_hint(format!(
+                    "topics: {}; commands: `fornax --help` lists them",
+                    topics.join(", ")
+                )));
             }
         }
     }

@@ -72,7 +72,11 @@ fn shown(bytes: &[u8], raw: bool, max_bytes: usize) -> Shown {
         }
     };
     let total = text.len();
-    let mut cut = if max_bytes == 0 { total } else { max_bytes.min(total) };
+    let mut cut = if max_bytes == 0 {
+        total
+    } else {
+        max_bytes.min(total)
+    };
     while !text.is_char_boundary(cut) {
         cut -= 1;
     }

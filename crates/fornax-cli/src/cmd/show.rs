@@ -196,7 +196,12 @@ pub fn run(ctx: &Context, args: ShowArgs) -> Result<(), CliError> {
                 };
                 output::wrapped(&reason, "      ", "      ", output::dim);
                 for r in &f.rechecks {
-                    output::wrapped(&output::recheck_line(r), "      ", "        ", output::plain);
+                    output::wrapped(
+                        &output::recheck_line(r),
+                        "      ",
+                        "        ",
+                        output::plain,
+                    );
                 }
             }
         }

@@ -16,11 +16,7 @@ use crate::commands::effective_invocations;
 /// package for it in the registries this machine reaches), with no public output of that
 /// tool found yet to take a fixture from. The list may only shrink: an entry that gains
 /// fixtures must leave it.
-const AWAITING_FIXTURE: &[&str] = &[
-    "gradle",
-    "detekt",
-    "swift-test",
-];
+const AWAITING_FIXTURE: &[&str] = &["gradle", "detekt", "swift-test"];
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tools")

@@ -291,8 +291,12 @@ fn trust_words(t: TrustClass) -> &'static str {
         TrustClass::HumanReviewed => "human-reviewed: confirmed by a person",
         TrustClass::ModelInternal => "model-internal: the model's own account",
         TrustClass::PreProvenance => "unknown: recorded before provenance was kept",
-        TrustClass::WorkspaceTrusted => "trusted workspace: Fornax ran a capability from workspace files you trusted by content",
-        TrustClass::WorkspaceUntrusted => "untrusted workspace: Fornax ran it once from files nobody trusted; it decides nothing",
+        TrustClass::WorkspaceTrusted => {
+            "trusted workspace: Fornax ran a capability from workspace files you trusted by content"
+        }
+        TrustClass::WorkspaceUntrusted => {
+            "untrusted workspace: Fornax ran it once from files nobody trusted; it decides nothing"
+        }
     }
 }
 
