@@ -97,7 +97,24 @@ fn quote(text: &str) -> String {
     format!("{}…", cut.trim_end())
 }
 
-/// One sentence: what the agent said, then what was observed.
+/// A rationale without its bracketed references (evidence keys, timeline positions): the
+/// agent reads words, not the index's ids.
+fn plain(rationale: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for c in rationale.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    squash(&out).trim_end_matches(['.', ' ']).to_string()
+}
+
+/// One sentence: what the agent said, then what was observed (the evidence's own words: the
+/// command and its exit, the test summary), never the index's ids.
 pub fn sentence(f: &FindingRow) -> String {
     let evidence: Vec<&str> = f
         .evidence
@@ -105,14 +122,31 @@ pub fn sentence(f: &FindingRow) -> String {
         .map(|e| e.description.as_str())
         .filter(|d| !d.is_empty() && *d != "evidence no longer stored")
         .collect();
-    let rationale = f.rationale.trim().trim_end_matches('.');
-    let observed = match (evidence.is_empty(), rationale.is_empty()) {
-        (false, false) => format!("{} ({rationale})", evidence.join(" and ")),
-        (false, true) => evidence.join(" and "),
-        (true, false) => rationale.to_string(),
-        (true, true) => "the session's own evidence says otherwise".to_string(),
+    let observed = if evidence.is_empty() {
+        let rationale = plain(&f.rationale);
+        if rationale.is_empty() {
+            "the session's own records say otherwise".to_string()
+        } else {
+            format!("Fornax observed otherwise: {rationale}")
+        }
+    } else {
+        evidence.join(" and ")
     };
     format!("You said \"{}\", but {observed}.", quote(claim_text(f)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rationales_lose_their_references() {
+        assert_eq!(
+            plain("The latest run `cargo test` at timeline position 3 [exit:out:toolu_1] failed: exit 101 (structural)."),
+            "The latest run `cargo test` at timeline position 3 failed: exit 101"
+        );
+        assert_eq!(quote(&"word ".repeat(100)).chars().count(), QUOTE_CHARS);
+    }
 }
 
 /// Decides whether a Stop must be blocked. Callers never ask for a Stop that follows a block
