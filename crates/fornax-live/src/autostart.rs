@@ -47,8 +47,15 @@ pub fn fornax_binary() -> Option<PathBuf> {
     (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(sibling)
 }
 
-/// Whether the home's config lets hooks start the daemon.
+/// Set to `0`, turns autostart off for one process tree (a test suite that exercises the
+/// daemon-down path, a one-off import), whatever the config says.
+pub const ENV_OFF: &str = "FORNAX_DAEMON_AUTOSTART";
+
+/// Whether the home's config (and the environment) lets hooks start the daemon.
 pub fn enabled(home: &Path) -> bool {
+    if std::env::var_os(ENV_OFF).is_some_and(|v| v == "0") {
+        return false;
+    }
     crate::config::load(home)
         .map(|c| c.daemon.autostart)
         .unwrap_or(false)
