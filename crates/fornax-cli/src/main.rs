@@ -112,6 +112,10 @@ enum Command {
     Verify(cmd::cap::VerifyArgs),
     /// Check the installation: adapters, store, drift.
     Doctor,
+    /// Share sessions: Markdown, HTML, JSONL files, or OpenTelemetry traces.
+    Export(cmd::export::ExportArgs),
+    /// Mirror the store into a team's PostgreSQL.
+    Sync(cmd::sync::SyncArgs),
     /// Open the local web dashboard (read-only; this machine only).
     #[command(
         after_help = "Examples:\n  fornax ui            print the address (with this home's token) and serve until Ctrl-C\n  fornax ui --open     and open it in the default browser\n  fornax ui --port 8700"
@@ -133,6 +137,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
     let ctx = home::Context::new(cli.home.clone(), cli.json)?;
     match cli.command {
         Command::Scan(args) => cmd::scan::run(&ctx, args),
+        Command::Export(args) => cmd::export::run(&ctx, args),
+        Command::Sync(args) => cmd::sync::run(&ctx, args),
         Command::Sessions(args) => cmd::sessions::run(&ctx, args),
         Command::Usage(args) => cmd::usage::run(&ctx, args),
         Command::Show(args) => cmd::show::run(&ctx, args),

@@ -307,7 +307,11 @@ fn the_opencode_1_16_database_is_read_without_writing_anything() {
 
 /// What `fornax show` prints for one session.
 fn show(home: &Path, session: &str) -> String {
-    let out = fornax(home).args(["show", session]).output().unwrap();
+    let out = fornax(home)
+        .env("COLUMNS", "400")
+        .args(["show", session])
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "{}",

@@ -93,6 +93,12 @@ fn dependency_violations(crates: &[(String, Vec<String>, Vec<String>)]) -> Vec<S
                 }
             }
         }
+        // Export reads the store's results; nothing upstream of the store may lean on it.
+        if name != "fornax-cli" && deps.iter().any(|d| d == "fornax-export") {
+            v.push(format!(
+                "{name}: only the binary depends on fornax-export (data flows out, never back)"
+            ));
+        }
         if name == "fornax-hook" && deps.iter().any(|d| d != "fornax-live") {
             v.push(format!(
                 "{name}: the hook binary depends on fornax-live alone, not {}",
@@ -182,9 +188,14 @@ fn the_dependency_check_catches_each_kind_of_violation() {
             vec![],
             vec!["fornax-fuzz".to_string()],
         ),
+        (
+            "fornax-verify".to_string(),
+            vec!["fornax-export".to_string()],
+            vec![],
+        ),
     ];
     let v = dependency_violations(&bad);
-    assert_eq!(v.len(), 8, "{v:#?}");
+    assert_eq!(v.len(), 9, "{v:#?}");
 }
 
 #[test]

@@ -559,7 +559,7 @@ mod value_tests {
             ValueLayout::Elements,
             8,
         );
-        assert_eq!(v, vec!["oversized 1..23", "24:{\"b\":2}"]);
+        assert_eq!(v, vec!["oversized 1..24", "25:{\"b\":2}"]);
         let (v, end) = values(b"  ", ValueLayout::Elements, 8);
         assert_eq!((v.len(), end), (0, Some(ScanEnd::Truncated)));
     }

@@ -29,6 +29,7 @@ mod error;
 mod foreign;
 mod listing;
 mod lock;
+mod mirror;
 mod query;
 mod read;
 mod recheck;
@@ -44,6 +45,7 @@ pub use listing::{
     LATEST,
 };
 pub use lock::{LockHolder, LockWait, WriterLock};
+pub use mirror::{MirrorFinding, MirrorItem};
 pub use query::{Column, QueryLimits, QueryResult, Relation};
 pub use read::{
     DoctorStats, DriftRow, EvidenceBrief, FamilyData, FindingFilter, FindingRow, LoopRow,
