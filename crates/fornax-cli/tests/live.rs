@@ -3,7 +3,7 @@
 //! a false claim is blocked with a plain sentence, and `--service` writes its unit idempotently.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 

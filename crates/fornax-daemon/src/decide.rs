@@ -135,20 +135,6 @@ pub fn sentence(f: &FindingRow) -> String {
     format!("You said \"{}\", but {observed}.", quote(claim_text(f)))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rationales_lose_their_references() {
-        assert_eq!(
-            plain("The latest run `cargo test` at timeline position 3 [exit:out:toolu_1] failed: exit 101 (structural)."),
-            "The latest run `cargo test` at timeline position 3 failed: exit 101"
-        );
-        assert_eq!(quote(&"word ".repeat(100)).chars().count(), QUOTE_CHARS);
-    }
-}
-
 /// Decides whether a Stop must be blocked. Callers never ask for a Stop that follows a block
 /// (`stop_hook_active`): the agent is already continuing because of one.
 pub fn decide_stop(home: &Path, store: &Store, stop: &Stop<'_>) -> Option<Decision> {
@@ -178,4 +164,18 @@ pub fn decide_stop(home: &Path, store: &Store, stop: &Stop<'_>) -> Option<Decisi
             reasons.join(" ")
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rationales_lose_their_references() {
+        assert_eq!(
+            plain("The latest run `cargo test` at timeline position 3 [exit:out:toolu_1] failed: exit 101 (structural)."),
+            "The latest run `cargo test` at timeline position 3 failed: exit 101"
+        );
+        assert_eq!(quote(&"word ".repeat(100)).chars().count(), QUOTE_CHARS);
+    }
 }
