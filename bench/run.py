@@ -314,7 +314,17 @@ def measure_hooks(fx: Fornax, n: int, out: str, hook_bin: str | None) -> dict:
         msg = ", ".join(f"{k} p50 {latency(v)['p50_ms']:.2f} ms p99 {latency(v)['p99_ms']:.2f} ms" for k, v in samples.items())
         log(f"hooks, daemon {state}: {msg}")
 
-    hook_loop("down")
+    # Down means down: a hook that finds no daemon would start one (`[daemon] autostart`), so
+    # the down loop runs with autostart off (each hook then also reads the config: the
+    # costliest down path); the up loop restores the default.
+    config = os.path.join(fx.home, "config.toml")
+    os.makedirs(fx.home, exist_ok=True)
+    with open(config, "w") as f:
+        f.write("[daemon]\nautostart = false\n")
+    try:
+        hook_loop("down")
+    finally:
+        os.remove(config)
     if fx.has("daemon"):
         start = fx("daemon", "start", check=False)
         if start.code == 0:

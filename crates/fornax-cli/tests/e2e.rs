@@ -10,7 +10,9 @@ fn fixtures() -> PathBuf {
 
 fn fornax(home: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_fornax"));
+    // The daemon-down path: hooks spool, `fornax scan` stores (no daemon started by a hook).
     c.env("FORNAX_HOME", home)
+        .env("FORNAX_DAEMON_AUTOSTART", "0")
         .env("NO_COLOR", "1")
         .env_remove("FORNAX_WORKSPACE");
     c
@@ -133,7 +135,7 @@ fn a_false_all_tests_pass_is_contradicted_for_every_provider() {
             .iter()
             .filter(|g| g["verdict"] == "VERIFIED")
             .count();
-        assert!(line.starts_with(&format!("fornax ✔{verified}")), "{line:?}");
+        assert!(line.contains(&format!(" · ✔{verified}")), "{line:?}");
     }
     // Both Claude Code captures (hooks and transcript) are there, as different sessions.
     let claude_sessions: std::collections::BTreeSet<_> = all

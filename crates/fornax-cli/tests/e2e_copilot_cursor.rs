@@ -12,7 +12,9 @@ use serde_json::Value;
 
 fn fornax(home: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_fornax"));
+    // The daemon-down path: hooks spool, `fornax scan` stores (no daemon started by a hook).
     c.env("FORNAX_HOME", home)
+        .env("FORNAX_DAEMON_AUTOSTART", "0")
         .env("NO_COLOR", "1")
         .env_remove("FORNAX_WORKSPACE");
     c

@@ -28,5 +28,5 @@
 mod decide;
 mod server;
 
-pub use decide::{decide_stop, Decision};
+pub use decide::{decide_stop, Decision, Stop};
 pub use server::{run, DaemonConfig, DaemonError};

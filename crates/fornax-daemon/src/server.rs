@@ -40,6 +40,9 @@ pub struct DaemonConfig {
     /// Fallback polling period when file notifications are unavailable or missed.
     pub poll_interval: Duration,
     pub intervene: bool,
+    /// Started by a hook (or `daemon start`): leave the starter's session, so a closing
+    /// terminal or an agent ending its process group does not end the daemon.
+    pub detach: bool,
 }
 
 impl std::fmt::Debug for DaemonConfig {
@@ -66,6 +69,9 @@ enum Work {
     Roots,
     /// Ingest everything now and answer whether it is stored.
     Flush(SyncSender<bool>),
+    /// Ingest the spool now (not the agent roots) and answer whether it is stored: what a
+    /// Stop's judgement waits for, within the hook's deadline.
+    FlushSpool(SyncSender<bool>),
     Scan(ScanJob),
     /// Ingest everything, answer what was stored and what remains, and end.
     Final(SyncSender<StopReport>),
@@ -89,6 +95,8 @@ const LOCK_WAIT_FOR_REQUESTS: Duration = Duration::from_secs(30);
 const LOCK_RETRY: Duration = Duration::from_millis(250);
 const BACKOFF_START: Duration = Duration::from_secs(1);
 const BACKOFF_MAX: Duration = Duration::from_secs(60);
+/// How long a Stop's judgement waits for the spool pass (the hook waits 2.5 s in all).
+const DECIDE_FLUSH: Duration = Duration::from_millis(1800);
 /// A scan's client sees a progress line at least this often (so its read deadline holds).
 const PROGRESS_HEARTBEAT: Duration = Duration::from_millis(500);
 
@@ -99,18 +107,38 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> DaemonError + '_ {
     }
 }
 
+/// Structured lines to `daemon.log`; and, when stderr is a terminal (`fornax daemon run` in
+/// a shell), the same events in readable form there too.
 fn init_logging(home: &Home) {
-    if let Ok(file) = std::fs::OpenOptions::new()
+    use std::io::IsTerminal;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(home.daemon_log())
-    {
-        let _ = tracing_subscriber::fmt()
-            .json()
-            .with_writer(Mutex::new(file))
-            .with_ansi(false)
-            .try_init();
-    }
+        .ok()
+        .map(|file| {
+            tracing_subscriber::fmt::layer()
+                .json()
+                .with_writer(Mutex::new(file))
+                .with_ansi(false)
+        });
+    let terminal = std::io::stderr().is_terminal().then(|| {
+        tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .with_target(false)
+    });
+    let _ = tracing_subscriber::registry()
+        .with(file)
+        .with(terminal)
+        .try_init();
+}
+
+/// Whether the home is still there: a daemon whose home was removed has nothing left to
+/// serve (and a scratch home's daemon must not outlive it).
+fn home_exists(home: &Home) -> bool {
+    home.daemon_lock().exists()
 }
 
 /// Connections that have not sent their request yet, oldest first: at the connection cap the
@@ -209,6 +237,10 @@ impl Shared {
 /// ingested before it returns (unless another writer holds the store past the final pass's
 /// wait; what remains is then reported and left for the next pass or scan).
 pub fn run(config: DaemonConfig) -> Result<(), DaemonError> {
+    if config.detach {
+        // Fails only when already a session leader, which is detached enough.
+        let _ = rustix::process::setsid();
+    }
     let home = Home::new(&config.home);
     std::fs::create_dir_all(home.root()).map_err(io(home.root()))?;
     let lock_path = home.daemon_lock();
@@ -268,7 +300,16 @@ pub fn run(config: DaemonConfig) -> Result<(), DaemonError> {
     let watcher = watch(&home, &config.roots, work_tx.clone());
     let connections = Arc::new(AtomicUsize::new(0));
 
+    let mut last_home_check = Instant::now();
     while !stop.load(Ordering::SeqCst) {
+        if last_home_check.elapsed() >= Duration::from_secs(1) {
+            last_home_check = Instant::now();
+            if !home_exists(&home) {
+                warn!("the home was removed; stopping");
+                stop.store(true, Ordering::SeqCst);
+                break;
+            }
+        }
         match listener.accept() {
             Ok((stream, _)) => accept(stream, &shared, &work_tx, &connections),
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
@@ -428,6 +469,10 @@ impl Due {
             Work::Roots => self.full = true,
             Work::Flush(tx) => {
                 self.full = true;
+                self.flushes.push(tx);
+            }
+            Work::FlushSpool(tx) => {
+                self.spool = true;
                 self.flushes.push(tx);
             }
             Work::Scan(job) => self.scans.push(job),
@@ -768,8 +813,9 @@ impl Conn {
             Request::Decide {
                 session_id,
                 stop_hook_active,
+                last_message,
             } => {
-                send(&self.decide(&session_id, stop_hook_active));
+                send(&self.decide(&session_id, stop_hook_active, last_message.as_deref()));
             }
             Request::Scan(request) => self.scan(request, &mut send),
         }
@@ -783,24 +829,56 @@ impl Conn {
     }
 
     fn flush(&self, timeout: Duration) -> bool {
+        self.flush_with(timeout, Work::Flush)
+    }
+
+    fn flush_with(&self, timeout: Duration, work: fn(SyncSender<bool>) -> Work) -> bool {
         let (tx, rx) = mpsc::sync_channel(1);
-        match self.work.try_send(Work::Flush(tx)) {
+        match self.work.try_send(work(tx)) {
             Ok(()) => rx.recv_timeout(timeout).unwrap_or(false),
             Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => false,
         }
     }
 
-    fn decide(&self, session: &str, active: bool) -> Response {
-        if !self.shared.intervene {
+    /// Judges a Stop: first stores what the spool holds (the Stop event and its final message
+    /// included), then looks at the claims of the turn. The hook waits
+    /// `fornax_live::hook` 2.5 s; the spool pass gets [`DECIDE_FLUSH`] of it, and a judgement
+    /// that could not see the turn's events is logged as a miss (the turn is allowed).
+    fn decide(&self, session: &str, active: bool, last_message: Option<&str>) -> Response {
+        if !self.shared.intervene || active {
             return Response::Decision { block: None };
         }
-        self.flush(Duration::from_millis(1500));
-        let block = Store::open_read_only(&self.shared.home.db())
-            .ok()
-            .and_then(|store| {
-                crate::decide::decide_stop(self.shared.home.root(), &store, session, active)
-            })
-            .map(|d| d.reason);
+        let started = Instant::now();
+        if !self.flush_with(DECIDE_FLUSH, Work::FlushSpool) {
+            warn!(
+                waited_ms = started.elapsed().as_millis() as u64,
+                "a Stop was judged before its events were stored; the judgement may miss them"
+            );
+        }
+        let judged = Store::open_read_only(&self.shared.home.db())
+            .map_err(|e| e.to_string())
+            .map(|store| {
+                crate::decide::decide_stop(
+                    self.shared.home.root(),
+                    &store,
+                    &crate::decide::Stop {
+                        session,
+                        last_message,
+                    },
+                )
+            });
+        let block = match judged {
+            Ok(d) => d.map(|d| d.reason),
+            Err(e) => {
+                warn!(error = %e, "a Stop could not be judged: the store cannot be read");
+                None
+            }
+        };
+        info!(
+            blocked = block.is_some(),
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "judged a Stop"
+        );
         Response::Decision { block }
     }
 

@@ -20,6 +20,7 @@ pub struct Config {
     #[serde(default)]
     pub intervene: InterveneConfig,
     #[serde(default)]
+    pub daemon: DaemonSection,
     pub capture: CaptureConfig,
 }
 
@@ -84,6 +85,26 @@ pub struct InterveneConfig {
     pub enabled: bool,
 }
 
+/// `[daemon]`: how the live daemon comes up.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DaemonSection {
+    /// A hook that finds no daemon starts one (detached, rate-limited). On unless set to
+    /// false: capture that silently stops is worse than a process the user did not start.
+    #[serde(default = "yes")]
+    pub autostart: bool,
+}
+
+impl Default for DaemonSection {
+    fn default() -> Self {
+        DaemonSection { autostart: true }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("reading {path}: {source}")]
@@ -121,6 +142,9 @@ mod tests {
     fn missing_is_default_and_unknown_keys_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         assert!(!load(dir.path()).unwrap().intervene.enabled);
+        assert!(load(dir.path()).unwrap().daemon.autostart);
+        std::fs::write(config_path(dir.path()), "[daemon]\nautostart = false\n").unwrap();
+        assert!(!load(dir.path()).unwrap().daemon.autostart);
         std::fs::write(config_path(dir.path()), "[intervene]\nenabled = true\n").unwrap();
         assert!(load(dir.path()).unwrap().intervene.enabled);
         std::fs::write(

@@ -56,6 +56,11 @@ impl Home {
         self.root.join("hook.log")
     }
 
+    /// Touched by each hook's attempt to start the daemon (the rate limit of those attempts).
+    pub fn autostart_stamp(&self) -> PathBuf {
+        self.root.join("daemon.autostart")
+    }
+
     pub fn config(&self) -> PathBuf {
         self.root.join("config.toml")
     }

@@ -148,6 +148,25 @@ pub fn guarded_event(home: Option<PathBuf>, agent: Agent, event: Option<&str>) -
     ExitCode::SUCCESS
 }
 
+/// Tells the daemon about new spool data; when none answers, starts one (unless the config
+/// says not to, or an attempt is recent). The event is in the spool either way.
+fn notify(home: &Path) {
+    if client::poke(home) {
+        return;
+    }
+    start_daemon(home);
+}
+
+fn start_daemon(home: &Path) {
+    use crate::autostart::Attempt;
+    match crate::autostart::start_if_due(home) {
+        Attempt::Spawned(pid) => log(home, &format!("no daemon was running; started one (pid {pid})")),
+        Attempt::NoBinary => log(home, "no daemon is running and no `fornax` binary sits next to this hook to start one; events wait in the spool"),
+        Attempt::Failed(why) => log(home, &format!("no daemon is running and starting one failed ({why}); events wait in the spool")),
+        Attempt::Disabled | Attempt::TooSoon => {}
+    }
+}
+
 fn spool_path(home: &Path) -> PathBuf {
     spool::spool_file(&Home::new(home).spool_dir(), &clock::today())
 }
@@ -163,6 +182,7 @@ struct HookHead {
     stop_hook_active: Option<serde_json::Value>,
     #[serde(default)]
     cwd: Option<serde_json::Value>,
+    last_assistant_message: Option<serde_json::Value>,
 }
 
 /// The payload on stdin (at most [`MAX_PAYLOAD`] bytes), its raw line breaks flattened and
@@ -202,25 +222,30 @@ fn claude(home: &Path) -> Result<(), HookError> {
     let is_stop = head.hook_event_name.as_ref().and_then(|v| v.as_str()) == Some("Stop");
     if is_stop && intervention_enabled(home) {
         if let Some(session) = head.session_id.as_ref().and_then(|v| v.as_str()) {
-            decide(
-                home,
+            let ask = Ask {
                 session,
-                head.stop_hook_active
+                stop_hook_active: head
+                    .stop_hook_active
                     .as_ref()
                     .and_then(|v| v.as_bool())
                     .unwrap_or(false),
-            )?;
+                last_message: head
+                    .last_assistant_message
+                    .as_ref()
+                    .and_then(|v| v.as_str()),
+            };
+            decide(home, &ask)?;
         }
         return Ok(());
     }
-    client::poke(home);
+    notify(home);
     Ok(())
 }
 
 /// Asks the daemon whether this Stop must be blocked and, if so, prints Claude Code's block
 /// decision (the only case in which a hook writes to stdout).
-fn decide(home: &Path, session: &str, stop_hook_active: bool) -> Result<(), HookError> {
-    if let Some(reason) = ask_decision(home, session, stop_hook_active) {
+fn decide(home: &Path, ask: &Ask<'_>) -> Result<(), HookError> {
+    if let Some(reason) = ask_decision(home, ask) {
         let decision = serde_json::json!({"decision": "block", "reason": reason});
         let mut out = std::io::stdout().lock();
         writeln!(out, "{decision}").map_err(HookError::Stdout)?;
@@ -228,15 +253,62 @@ fn decide(home: &Path, session: &str, stop_hook_active: bool) -> Result<(), Hook
     Ok(())
 }
 
-/// The daemon's reason to block, when it has one.
-fn ask_decision(home: &Path, session: &str, stop_hook_active: bool) -> Option<String> {
+/// A Stop to judge.
+struct Ask<'a> {
+    session: &'a str,
+    stop_hook_active: bool,
+    /// The final message the payload carries, when it does.
+    last_message: Option<&'a str>,
+}
+
+/// The daemon's reason to block, when it has one. Whatever goes wrong, the turn is allowed:
+/// a missed judgement is logged, never a delay past the deadline or a blocked agent.
+fn ask_decision(home: &Path, ask: &Ask<'_>) -> Option<String> {
     let req = Request::Decide {
-        session_id: session.to_string(),
-        stop_hook_active,
+        session_id: ask.session.to_string(),
+        stop_hook_active: ask.stop_hook_active,
+        last_message: ask.last_message.map(str::to_string),
     };
     match client::request(home, &req, DECIDE_TIMEOUT) {
         Ok(Response::Decision { block }) => block,
-        _ => None,
+        Ok(other) => {
+            log(
+                home,
+                &format!(
+                    "the daemon answered a Stop with {}; turn allowed",
+                    answer_kind(&other)
+                ),
+            );
+            None
+        }
+        Err(client::ClientError::NotRunning(_)) => {
+            log(home, "no daemon to judge a Stop; turn allowed");
+            start_daemon(home);
+            None
+        }
+        Err(e) => {
+            log(
+                home,
+                &format!(
+                    "no decision on a Stop within {} ms ({e}); turn allowed",
+                    DECIDE_TIMEOUT.as_millis()
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn answer_kind(r: &Response) -> &'static str {
+    match r {
+        Response::Ok => "ok",
+        Response::Status(_) => "a status",
+        Response::Stopping(_) => "stopping",
+        Response::Decision { .. } => "a decision",
+        Response::Progress(_) => "progress",
+        Response::Scanned(_) => "a scan summary",
+        Response::Busy => "busy",
+        Response::Error { .. } => "an error",
     }
 }
 
@@ -286,7 +358,7 @@ fn copilot(home: &Path, event: &str) -> Result<(), HookError> {
     let line = spool::envelope_line("copilot-hook", &clock::now_rfc3339(), &wrapped);
     private_home(home)?;
     spool::append(&spool_path(home), &[line], spool::DEFAULT_SPOOL_LIMIT, true)?;
-    client::poke(home);
+    notify(home);
     Ok(())
 }
 
@@ -336,13 +408,18 @@ fn cursor(home: &Path) -> Result<(), HookError> {
                 let looping = field("loop_count")
                     .and_then(|v| v.as_u64())
                     .is_some_and(|n| n > 0);
-                if let Some(reason) = ask_decision(home, session, looping) {
+                let ask = Ask {
+                    session,
+                    stop_hook_active: looping,
+                    last_message: None,
+                };
+                if let Some(reason) = ask_decision(home, &ask) {
                     answer = serde_json::json!({ "followup_message": reason }).to_string();
                 }
             }
             return Ok(());
         }
-        client::poke(home);
+        notify(home);
         Ok(())
     })();
     // The answer is printed whatever became of the recording: Cursor waits for it.
@@ -382,7 +459,7 @@ fn opencode(home: &Path) -> Result<(), HookError> {
         let env = spool::envelope_line("opencode-plugin", &clock::now_rfc3339(), text);
         match spool::append(&spool_path(home), &[env], spool::DEFAULT_SPOOL_LIMIT, true) {
             Ok(_) => {
-                client::poke(home);
+                notify(home);
             }
             Err(e) => log(home, &format!("opencode event not spooled: {e}")),
         }

@@ -17,7 +17,8 @@
 //! * [`home`]: the files of a `FORNAX_HOME`; [`config`]: `config.toml`'s schema.
 //! * [`clock`]: RFC 3339 timestamps; [`summary`]: what a scan reports (carried over the socket
 //!   when the daemon runs a scan's pass).
-//! * [`hook`]: the hook entry points, which the `fornax-hook` binary and `fornax hook` call.
+//! * [`hook`]: the hook entry points, which the `fornax-hook` binary and `fornax hook` call;
+//!   [`autostart`]: how a hook that finds no daemon starts one.
 //!
 //! # Invariants
 //!
@@ -32,6 +33,7 @@
 //! * No payload can break the spool's framing: the hook replaces raw CR and LF bytes (in valid
 //!   JSON they can only be whitespace between tokens) and keeps every other byte.
 
+pub mod autostart;
 pub mod client;
 pub mod clock;
 pub mod config;

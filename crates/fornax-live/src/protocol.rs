@@ -24,11 +24,16 @@ pub enum Request {
     Flush,
     /// Ingest everything received, then exit.
     Shutdown,
-    /// Should this Stop be blocked? (intervention)
+    /// Should this Stop be blocked? (intervention) The daemon first stores what the spool
+    /// holds (the Stop event included), then judges the turn's claims.
     Decide {
         session_id: String,
         #[serde(default)]
         stop_hook_active: bool,
+        /// The agent's final message as the Stop payload carries it
+        /// (`last_assistant_message`): judged even when no transcript has been read yet.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_message: Option<String>,
     },
     /// Run a scan's pass over these paths (absolute) in the daemon, which holds the store.
     Scan(ScanRequest),
@@ -181,6 +186,7 @@ mod tests {
         let decide = Request::Decide {
             session_id: "s1".into(),
             stop_hook_active: false,
+            last_message: None,
         };
         assert_eq!(
             decide.to_line(),
@@ -191,8 +197,18 @@ mod tests {
             parsed,
             Request::Decide {
                 session_id: "s".into(),
-                stop_hook_active: false
+                stop_hook_active: false,
+                last_message: None,
             }
+        );
+        let with_text = Request::Decide {
+            session_id: "s".into(),
+            stop_hook_active: false,
+            last_message: Some("All tests pass.".into()),
+        };
+        assert_eq!(
+            serde_json::from_str::<Request>(&with_text.to_line()).unwrap(),
+            with_text
         );
         let scan = Request::Scan(ScanRequest {
             paths: vec!["/data".into()],

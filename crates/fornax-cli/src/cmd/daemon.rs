@@ -21,8 +21,12 @@ pub struct DaemonArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum DaemonAction {
-    /// Run in the foreground until SIGTERM/SIGINT.
-    Run,
+    /// Run in the foreground until SIGTERM/SIGINT (logging to stderr too when it is a terminal).
+    Run {
+        /// Leave the caller's session first (how `start` and hooks start it).
+        #[arg(long, hide = true)]
+        detached: bool,
+    },
     /// Start in the background (no-op if already running).
     Start,
     /// Stop after storing everything received; says what it stored and what remains.
@@ -74,7 +78,7 @@ fn alive(pid: u32) -> bool {
 
 pub fn run(ctx: &Context, args: DaemonArgs) -> Result<(), CliError> {
     match args.action {
-        DaemonAction::Run => {
+        DaemonAction::Run { detached } => {
             ctx.ensure_home()?;
             let mut roots = super::scan::scan_roots(ctx, &[])?;
             roots.retain(|r| r != &ctx.spool_dir());
@@ -91,6 +95,7 @@ pub fn run(ctx: &Context, args: DaemonArgs) -> Result<(), CliError> {
                 },
                 poll_interval: Duration::from_secs(10),
                 intervene: ctx.config.intervene.enabled,
+                detach: detached,
             };
             fornax_daemon::run(config)?;
             Ok(())
@@ -131,18 +136,15 @@ fn start(ctx: &Context) -> Result<(), CliError> {
         .create(true)
         .append(true)
         .open(home.daemon_err())?;
-    {
-        use std::os::unix::process::CommandExt;
-        Command::new(exe)
-            .arg("--home")
-            .arg(&ctx.home)
-            .args(["daemon", "run"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::from(log))
-            .process_group(0)
-            .spawn()?;
-    }
+    // The daemon leaves this session itself (`--detached`), like one a hook starts.
+    Command::new(exe)
+        .arg("--home")
+        .arg(&ctx.home)
+        .args(["daemon", "run", "--detached"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(log))
+        .spawn()?;
     let deadline = Instant::now() + Duration::from_secs(10);
     let mut up = None;
     while Instant::now() < deadline {

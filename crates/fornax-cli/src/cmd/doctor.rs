@@ -110,12 +110,20 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| fornax_ingest::clock::format_unix_millis(d.as_millis() as i64));
     let spool = spool_report(ctx);
+    let agents = super::install::agent_states();
+    let hooked = agents.iter().any(|a| {
+        matches!(a["agent"].as_str(), Some("claude" | "opencode" | "cursor"))
+            && a["installed"] == true
+    });
+    let live = super::status::live(ctx, || hooked);
+    let live_json = live_report(&live);
     let report = json!({
         "version": env!("CARGO_PKG_VERSION"),
         "home": ctx.home.display().to_string(),
         "binary": exe.as_ref().map(|p| p.display().to_string()),
         "binary_valid": exe.as_ref().is_some_and(|p| p.is_file()),
-        "agents": super::install::agent_states(),
+        "agents": agents,
+        "live": live_json,
         "daemon": {
             "running": daemon.is_some(),
             "ingesting": daemon.as_ref().is_some_and(|d| d.ingesting()),
@@ -168,6 +176,13 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
             "missing"
         }
     ));
+    output::line(&format!(
+        "  live capture: {}",
+        report["live"]["summary"].as_str().unwrap_or("")
+    ));
+    if let Some(fix) = report["live"]["fix"].as_str() {
+        output::line(&format!("    fix: {fix}"));
+    }
     match &daemon {
         None => output::line(
             "  daemon: not running (hooks spool; `fornax scan` or `fornax daemon start` ingests)",
@@ -250,6 +265,49 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
     } else {
         Err(CliError::Exit(1))
     }
+}
+
+/// Live capture's state with the fix, as the status line words it.
+fn live_report(live: &super::status::Live) -> Value {
+    use super::status::{describe_waiting, Live};
+    let (state, waiting, fix) = match live {
+        Live::Capturing => ("capturing", None, None),
+        Live::NotStoring(_, w) => (
+            "not_storing",
+            Some(w),
+            Some("see the daemon's store state below; stop the other writer or repair the store"),
+        ),
+        Live::Spooling(w) => (
+            "spooling",
+            Some(w),
+            Some("`fornax daemon start` (or `fornax install claude --service` to keep it running); `fornax scan` stores the spool once"),
+        ),
+        Live::NotInstalled => (
+            "not_installed",
+            None,
+            Some("`fornax install claude` (or opencode, cursor) connects an agent's hooks"),
+        ),
+    };
+    let summary = match (state, waiting) {
+        ("capturing", _) => "capturing (the daemon stores events as they arrive)".to_string(),
+        ("not_storing", Some(w)) => format!(
+            "NOT storing: the daemon cannot write the store; {}",
+            describe_waiting(w)
+        ),
+        ("spooling", Some(w)) => format!(
+            "spooling: no daemon runs; {} in the spool",
+            describe_waiting(w)
+        ),
+        _ => "not installed: no agent's hooks or plugin send events".to_string(),
+    };
+    json!({
+        "state": state,
+        "summary": summary,
+        "waiting_events": waiting.map(|w| w.events),
+        "waiting_exact": waiting.map(|w| w.exact),
+        "waiting_since": waiting.and_then(|w| w.oldest.clone()),
+        "fix": fix,
+    })
 }
 
 fn print_store(s: &Value) {

@@ -45,6 +45,7 @@ mod hookfile;
 mod mcp;
 mod opencode;
 mod report;
+mod service;
 mod shell;
 mod tailing;
 
@@ -100,6 +101,10 @@ pub struct InstallArgs {
     /// `.mcp.json` with `--project`). `uninstall claude` removes it in any case.
     #[arg(long)]
     pub mcp: bool,
+    /// Also install (or, with uninstall, remove) a user service that keeps the daemon running:
+    /// a systemd user unit on Linux, a launchd agent on macOS.
+    #[arg(long)]
+    pub service: bool,
 }
 
 /// Whether the command adds or removes.
@@ -264,8 +269,52 @@ fn run(ctx: &Context, args: InstallArgs, action: Action) -> Result<(), CliError>
             tailing::run(ctx, &places, args.agent, action)
         }
     };
+    let outcome = with_service(ctx, &places, &args, action, write, outcome)?;
     report::print(ctx, &outcome);
     Ok(())
+}
+
+/// Adds the user service's file to an outcome when `--service` asks for it.
+fn with_service(
+    ctx: &Context,
+    places: &Places,
+    args: &InstallArgs,
+    action: Action,
+    write: atomic::Mode,
+    mut outcome: report::Outcome,
+) -> Result<report::Outcome, CliError> {
+    if !args.service {
+        return Ok(outcome);
+    }
+    let (file, hints) = service::run(places, &ctx.home, action, write)?;
+    let service_changed = file.change != report::Change::Unchanged;
+    outcome.files.push(file);
+    outcome.hints.extend(hints);
+    if service_changed && !outcome.changed {
+        outcome.changed = true;
+        outcome.summary = match (action, args.dry_run) {
+            (Action::Install, false) => "installed the user service",
+            (Action::Install, true) => "would install the user service (dry run, nothing written)",
+            (Action::Uninstall, false) => "removed the user service",
+            (Action::Uninstall, true) => "would remove the user service (dry run, nothing written)",
+        }
+        .to_string();
+    }
+    Ok(outcome)
+}
+
+/// Whether Claude Code's user settings hold Fornax's hooks (a dry run that would change
+/// nothing).
+pub(crate) fn claude_installed() -> bool {
+    let Ok(places) = Places::resolve() else {
+        return false;
+    };
+    claude::run(
+        &claude::user_settings(&places),
+        Action::Install,
+        atomic::Mode::DryRun,
+    )
+    .is_ok_and(|o| !o.changed)
 }
 
 /// Whether each agent is connected, as `doctor` reports it: a dry run of `install` that would
