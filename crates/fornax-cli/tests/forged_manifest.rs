@@ -71,7 +71,7 @@ impl Scene {
             json!({
                 "manifestVersion": 1, "id": "workspace.test.run", "summary": "run the tests",
                 "provider": "cargo", "adapterType": "cli", "providerAdapter": "cargo-test",
-                "executionTarget": {"command": "/bin/echo", "args": ["test result: ok. 5 passed; 0 failed"]},
+                "executionTarget": {"command": "/bin/echo", "args": ["test result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s"]},
                 "argsSchema": {"type": "object", "properties": {}}, "outputModes": ["text"],
                 "sideEffects": ["process"], "scope": "workspace-local",
                 "lifecycleState": "active", "owner": "agent"

@@ -2,7 +2,10 @@
 //! severity order; pages of a timeline; the `latest` alias; evidence lookups.
 
 use fornax_redact::{Redactable, Redacted, RedactionCounts, Redactor};
-use fornax_store::{FindingOrder, ListFilter, SourceCursor, SourceSpec, Store, StoreError, LATEST};
+use fornax_store::{
+    FindingOrder, ListFilter, SourceCursor, SourceSpec, Store, StoreError, VerificationWrite,
+    LATEST,
+};
 use fornax_types::*;
 
 /// What the pipeline hands the store: the value through the redactor.

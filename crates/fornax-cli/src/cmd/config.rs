@@ -67,6 +67,8 @@ const KEYS: &[(&str, &str, &str)] = &[
         "Projects or paths never captured: hook events whose working directory is one of them \
          (or inside one) are dropped, and scans and the daemon skip files under them and \
          sessions that ran in them. A leading ~/ is the home directory.",
+    ),
+    (
         "daemon.autostart",
         "true or false",
         "A hook that finds no daemon running starts one in the background (at most once every \
@@ -119,6 +121,7 @@ fn keys(ctx: &Context) -> Vec<Key> {
                     format!("[{}]", c.capture.excluded().join(", "))
                 },
                 !c.capture.exclude.is_empty(),
+            ),
             "daemon.autostart" => (
                 "true".to_string(),
                 c.daemon.autostart.to_string(),
