@@ -155,7 +155,7 @@ fn judge(store: &mut Store, native: &str, verdicts: &[Verdict]) {
     store
         .write_verification(
             &[id],
-            &fornax_store::VerificationWrite {
+            &VerificationWrite {
                 derived: &[sealed(evidence)],
                 host: &[],
                 claims: &claims.into_iter().map(sealed).collect::<Vec<_>>(),
