@@ -41,6 +41,10 @@ pub struct FamilyData {
     pub unreadable_evidence: Vec<String>,
 }
 
+/// A session's items, each one's deferred text id (tool outputs read later) and its sequence
+/// number.
+pub(crate) type ItemRows = (Vec<Item>, Vec<Option<i64>>, Vec<i64>);
+
 /// What one family's verification writes (see [`Store::write_verification`]).
 #[derive(Debug, Clone, Copy)]
 pub struct VerificationWrite<'a> {
@@ -537,13 +541,12 @@ impl Store {
         session_id: i64,
         sref: &SessionRef,
         lean: bool,
-    ) -> Result<(Vec<Item>, Vec<Option<i64>>, Vec<i64>), StoreError> {
+    ) -> Result<ItemRows, StoreError> {
         self.items_range(session_id, sref, lean, 0, -1)
     }
 
     /// [`Store::items_of`] for `limit` items from the `offset`-th on (`limit` -1: all), with
     /// each item's deferred text id and its sequence number.
-    #[allow(clippy::type_complexity)]
     pub(crate) fn items_range(
         &self,
         session_id: i64,
@@ -551,7 +554,7 @@ impl Store {
         lean: bool,
         offset: i64,
         limit: i64,
-    ) -> Result<(Vec<Item>, Vec<Option<i64>>, Vec<i64>), StoreError> {
+    ) -> Result<ItemRows, StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT item.seq, item.key, item.loop_position, item.at, item.role, item.strength,
                     item.value,
