@@ -147,7 +147,7 @@ fn judge(store: &mut Store, native: &str, verdicts: &[Verdict]) {
             claim_id: c.id.clone(),
             session: sref.clone(),
             verdict: *v,
-            reason: reason::Reason::NoCommitRun,
+            reason: Reason::NoCommitRun,
             evidence: vec![evidence.id.clone()],
             rule: "test".into(),
         })
