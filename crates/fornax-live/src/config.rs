@@ -21,6 +21,7 @@ pub struct Config {
     pub intervene: InterveneConfig,
     #[serde(default)]
     pub daemon: DaemonSection,
+    #[serde(default)]
     pub capture: CaptureConfig,
 }
 
