@@ -14,7 +14,9 @@ fn fornax(home: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_fornax"));
     c.env("FORNAX_HOME", home)
         .env("NO_COLOR", "1")
-        .env_remove("FORNAX_FAIL_AFTER_RECORDS");
+        .env_remove("FORNAX_FAIL_AFTER_RECORDS")
+        // These tests start the daemon themselves when they want one.
+        .env("FORNAX_DAEMON_AUTOSTART", "0");
     c
 }
 

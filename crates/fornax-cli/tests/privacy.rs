@@ -11,7 +11,9 @@ fn fornax(home: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_fornax"));
     c.env("FORNAX_HOME", home)
         .env("NO_COLOR", "1")
-        .env_remove("FORNAX_WORKSPACE");
+        .env_remove("FORNAX_WORKSPACE")
+        // These tests start the daemon themselves when they want one.
+        .env("FORNAX_DAEMON_AUTOSTART", "0");
     c
 }
 
