@@ -49,7 +49,10 @@ fn home() -> &'static Path {
 
 fn fornax(home: &Path, columns: usize) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_fornax"));
+    // Hooks spool and `fornax scan` stores, in one order: a daemon started by a hook would
+    // store the live sessions whenever it gets to them.
     c.env("FORNAX_HOME", home)
+        .env("FORNAX_DAEMON_AUTOSTART", "0")
         .env("FORNAX_NOW", NOW)
         .env("TZ", "UTC")
         .env("COLUMNS", columns.to_string())

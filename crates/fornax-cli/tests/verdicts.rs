@@ -68,7 +68,9 @@ fn cases_dir() -> PathBuf {
 
 fn fornax(home: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_fornax"));
+    // The hooks spool and `fornax scan` stores them (no daemon started by a hook).
     c.env("FORNAX_HOME", home)
+        .env("FORNAX_DAEMON_AUTOSTART", "0")
         .env("NO_COLOR", "1")
         .env_remove("FORNAX_WORKSPACE");
     c
