@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::StoreError;
 
 /// Every migration, in order. Index `i` migrates version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
@@ -338,6 +338,22 @@ ALTER TABLE claim ADD COLUMN assertion TEXT;
 ALTER TABLE finding ADD COLUMN reason TEXT;
 CREATE TABLE verify_pending (session_id INTEGER PRIMARY KEY);
 INSERT INTO verify_pending (session_id) SELECT id FROM session;
+"#;
+
+// The archive (ADR 0011): every record's bytes after redaction, zstd-compressed, keyed by the
+// BLAKE3 of those redacted bytes, so identical records (a copied or rewritten file) are kept
+// once. A record row names its copy in `archived` (NULL when the archive is off, or for rows a
+// release before it wrote) and keeps the native record's length in `byte_len`; its
+// `fingerprint` stays the BLAKE3 of the raw bytes, which is what a live source is checked
+// against.
+const V8: &str = r#"
+CREATE TABLE archive_blob (
+    hash        BLOB PRIMARY KEY,
+    raw_len     INTEGER NOT NULL,
+    body        BLOB NOT NULL
+) WITHOUT ROWID;
+ALTER TABLE record ADD COLUMN archived BLOB;
+ALTER TABLE record ADD COLUMN byte_len INTEGER;
 "#;
 
 /// Brings the schema to [`SCHEMA_VERSION`]. Callers hold the store-writer lock; each step also

@@ -69,6 +69,20 @@ pub struct Drift<'a> {
     pub discriminator: &'a Redacted<String>,
 }
 
+/// Where one native record is and what identifies it (its raw bytes are not kept here).
+#[derive(Debug, Clone, Copy)]
+pub struct NativeRecordRow<'a> {
+    pub position: u64,
+    /// Where it sits inside a multi-document source.
+    pub member: Option<&'a str>,
+    pub byte_range: Option<ByteRange>,
+    /// BLAKE3 of the raw native bytes.
+    pub fingerprint: &'a Fingerprint,
+    pub runtime_ts: Option<&'a str>,
+    /// The native record's length in bytes, when known.
+    pub byte_len: Option<u64>,
+}
+
 /// Counts of what one writer did: rows it added (a row it only updated, for a fact seen again
 /// through another source, is not counted).
 #[derive(Debug, Clone, Default)]
@@ -78,6 +92,8 @@ pub struct WriteSummary {
     pub loops: u64,
     pub evidence: u64,
     pub new_sessions: u64,
+    /// Copies added to the archive (a record whose copy was already there adds none).
+    pub archived: u64,
     /// Sessions (row ids) whose data changed and must be re-verified.
     pub touched_sessions: BTreeSet<i64>,
 }
@@ -143,6 +159,21 @@ impl Store {
         self.conn.execute(
             "UPDATE source SET status = ?2 WHERE source_key = ?1",
             params![key, status],
+        )?;
+        Ok(())
+    }
+
+    /// Sets a source's status and retirement as another store recorded them (`reindex`
+    /// carries them over).
+    pub fn restore_source_status(
+        &self,
+        key: &str,
+        status: &str,
+        retired_at: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE source SET status = ?2, retired_at = ?3 WHERE source_key = ?1",
+            params![key, status, retired_at],
         )?;
         Ok(())
     }
@@ -313,27 +344,61 @@ impl<'c> SourceWriter<'c> {
         fingerprint: &Fingerprint,
         runtime_ts: Option<&str>,
     ) -> Result<(), StoreError> {
+        let record = NativeRecordRow {
+            position,
+            member,
+            byte_range,
+            fingerprint,
+            runtime_ts,
+            byte_len: byte_range.map(|r| r.end.saturating_sub(r.start)),
+        };
+        self.add_archived_record(&record, None)
+    }
+
+    /// Records one native record with its copy for the archive (`None`: the archive is off).
+    /// The copy is the record's value after redaction; it is kept once however many records
+    /// share it, in this source's transaction.
+    pub fn add_archived_record(
+        &mut self,
+        record: &NativeRecordRow<'_>,
+        copy: Option<&Redacted<serde_json::Value>>,
+    ) -> Result<(), StoreError> {
+        let archived = match copy {
+            Some(value) => {
+                let copy = crate::archive::Copy::of(value)?;
+                if crate::archive::put(&self.tx, &copy)? {
+                    self.summary.archived += 1;
+                }
+                Some(copy.hash)
+            }
+            None => None,
+        };
+        let byte_range = record.byte_range;
         let mut stmt = self.tx.prepare_cached(
-            "INSERT INTO record (source_id, position, byte_start, byte_end, fingerprint, runtime_ts, member)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            "INSERT INTO record (source_id, position, byte_start, byte_end, fingerprint, runtime_ts,
+                 member, archived, byte_len)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
              ON CONFLICT(source_id, position) DO UPDATE SET byte_start = excluded.byte_start,
                  byte_end = excluded.byte_end, fingerprint = excluded.fingerprint,
-                 runtime_ts = excluded.runtime_ts, member = excluded.member
+                 runtime_ts = excluded.runtime_ts, member = excluded.member,
+                 archived = excluded.archived, byte_len = excluded.byte_len
              RETURNING id",
         )?;
         let id: i64 = stmt.query_row(
             params![
                 self.source_id,
-                position as i64,
+                record.position as i64,
                 byte_range.map(|r| r.start as i64),
                 byte_range.map(|r| r.end as i64),
-                &fingerprint.0[..],
-                runtime_ts,
-                member
+                &record.fingerprint.0[..],
+                record.runtime_ts,
+                record.member,
+                archived.as_ref().map(|h| &h[..]),
+                record.byte_len.map(|n| n as i64)
             ],
             |r| r.get(0),
         )?;
-        self.records.insert(position, id);
+        self.records.insert(record.position, id);
         self.summary.records += 1;
         Ok(())
     }
