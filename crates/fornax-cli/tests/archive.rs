@@ -260,3 +260,48 @@ fn doctor_warns_when_claude_code_will_delete_transcripts() {
         false
     );
 }
+
+/// A copy lives as long as a record names it: forgetting a session deletes its copies, and a
+/// rewritten file's old copies go with its old records.
+#[test]
+fn forgetting_a_session_or_rewriting_its_file_leaves_no_orphaned_copy() {
+    let work = tempfile::tempdir().unwrap();
+    let (home, data) = (work.path().join("home"), work.path().join("data"));
+    std::fs::create_dir_all(&data).unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/e2e");
+    for name in ["claude-transcript.jsonl", "pi-session.jsonl"] {
+        std::fs::copy(fixtures.join(name), data.join(name)).unwrap();
+    }
+    ok(&home, &["scan", data.to_str().unwrap()]);
+    let orphans = |home: &Path| {
+        json(
+            home,
+            &[
+                "query",
+                "SELECT COUNT(*) FROM archive_blob
+                 WHERE hash NOT IN (SELECT archived FROM record WHERE archived IS NOT NULL)",
+                "--json",
+            ],
+        )["rows"][0][0]
+            .as_i64()
+            .unwrap()
+    };
+    let copies = |home: &Path| {
+        json(home, &["query", "SELECT COUNT(*) FROM archive_blob", "--json"])["rows"][0][0]
+            .as_i64()
+            .unwrap()
+    };
+    let all = copies(&home);
+    assert!(all > 0);
+
+    // The pi session's file is rewritten (its last line changed): a rebuild.
+    let pi = data.join("pi-session.jsonl");
+    let text = std::fs::read_to_string(&pi).unwrap();
+    std::fs::write(&pi, text.replacen("All tests pass.", "All tests passed.", 1)).unwrap();
+    ok(&home, &["scan", data.to_str().unwrap()]);
+    assert_eq!(orphans(&home), 0);
+
+    ok(&home, &["forget", CLAUDE_SESSION]);
+    assert_eq!(orphans(&home), 0);
+    assert!(copies(&home) < all, "the forgotten session's copies are gone");
+}

@@ -459,4 +459,56 @@ mod tests {
         );
         assert!(dup.is_err(), "a call is stored once per provider and key");
     }
+
+    /// A home written by the previous release (schema 7) gains the archive: its records keep
+    /// their rows, with no copy (`archived` NULL), and new records can name one.
+    #[test]
+    fn a_schema_7_database_gains_the_archive() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("fornax.db");
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            for sql in &MIGRATIONS[..7] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", 7u32).unwrap();
+            tx.execute(
+                "INSERT INTO source (source_key, provider, kind, locator, adapter)
+                 VALUES ('file:/t.jsonl', 'claude_code', 'file', '/t.jsonl', 'claude-transcript')",
+                [],
+            )
+            .unwrap();
+            tx.execute(
+                "INSERT INTO record (source_id, position, byte_start, byte_end, fingerprint)
+                 VALUES (1, 0, 0, 10, x'00')",
+                [],
+            )
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        let mut conn = Connection::open(&path).unwrap();
+        migrate(&mut conn).unwrap();
+        let version: u32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        let (archived, len): (Option<Vec<u8>>, Option<i64>) = conn
+            .query_row("SELECT archived, byte_len FROM record", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!((archived, len), (None, None));
+        conn.execute(
+            "INSERT INTO archive_blob (hash, raw_len, body) VALUES (x'01', 2, x'02')",
+            [],
+        )
+        .unwrap();
+        assert!(conn
+            .execute(
+                "INSERT INTO archive_blob (hash, raw_len, body) VALUES (x'01', 2, x'02')",
+                [],
+            )
+            .is_err());
+    }
 }

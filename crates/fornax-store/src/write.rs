@@ -4,7 +4,7 @@
 //! judgement message normalized from them, and the source's new cursor are committed together
 //! by [`SourceWriter::finish`]. Dropping the writer without finishing rolls everything back.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use fornax_redact::Redacted;
 use fornax_types::{
@@ -207,8 +207,9 @@ impl Store {
             |r| r.get(0),
         )?;
         let mut summary = WriteSummary::default();
+        let mut replaced = HashSet::new();
         if rebuild {
-            reset_source(&tx, source_id, &mut summary)?;
+            replaced = reset_source(&tx, source_id, &mut summary)?;
         }
         let next_seq: i64 =
             tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM item", [], |r| {
@@ -223,15 +224,31 @@ impl Store {
             next_seq,
             summary,
             last_activity: HashMap::new(),
+            replaced,
+            copies: HashSet::new(),
         })
     }
 }
 
+/// Removes what a source derived; returns the archive keys its records named (a copy the
+/// rebuilt source no longer names is deleted when it commits, unless another record names it).
 fn reset_source(
     tx: &Transaction<'_>,
     source_id: i64,
     summary: &mut WriteSummary,
-) -> Result<(), StoreError> {
+) -> Result<HashSet<[u8; 32]>, StoreError> {
+    let mut replaced = HashSet::new();
+    {
+        let mut stmt = tx.prepare(
+            "SELECT DISTINCT archived FROM record WHERE source_id = ?1 AND archived IS NOT NULL",
+        )?;
+        let keys = stmt.query_map([source_id], |r| r.get::<_, Vec<u8>>(0))?;
+        for key in keys {
+            if let Ok(key) = <[u8; 32]>::try_from(key?.as_slice()) {
+                replaced.insert(key);
+            }
+        }
+    }
     {
         let mut stmt = tx.prepare("SELECT session_id FROM session_source WHERE source_id = ?1")?;
         let ids = stmt.query_map([source_id], |r| r.get::<_, i64>(0))?;
@@ -252,7 +269,7 @@ fn reset_source(
              malformed = 0, oversized = 0, defects = 0, open_tail = 0, block_fps = NULL
              WHERE id = {source_id};"
     ))?;
-    Ok(())
+    Ok(replaced)
 }
 
 /// One source's open transaction.
@@ -268,6 +285,10 @@ pub struct SourceWriter<'c> {
     summary: WriteSummary,
     /// The latest item time per session seen in this transaction, written by `finish`.
     last_activity: HashMap<i64, String>,
+    /// Archive keys the records a rebuild removed named, and the keys this writer's records
+    /// name: a removed key nothing names any more is deleted by `finish`.
+    replaced: HashSet<[u8; 32]>,
+    copies: HashSet<[u8; 32]>,
 }
 
 /// Moves the primary text of a value out (it is stored once, deduplicated, in `text`).
@@ -368,6 +389,9 @@ impl<'c> SourceWriter<'c> {
                 let copy = crate::archive::Copy::of(value)?;
                 if crate::archive::put(&self.tx, &copy)? {
                     self.summary.archived += 1;
+                }
+                if !self.replaced.is_empty() {
+                    self.copies.insert(copy.hash);
                 }
                 Some(copy.hash)
             }
@@ -816,6 +840,24 @@ impl<'c> SourceWriter<'c> {
         defects: u64,
         now: &str,
     ) -> Result<WriteSummary, StoreError> {
+        // Copies of the rewritten source's old records that no record names any more: nothing
+        // can reach them, and `forget` could not find them.
+        let stale: Vec<&[u8; 32]> = self.replaced.difference(&self.copies).collect();
+        if !stale.is_empty() {
+            self.tx
+                .execute_batch("CREATE TEMP TABLE IF NOT EXISTS stale_copy (hash BLOB PRIMARY KEY); DELETE FROM stale_copy;")?;
+            for key in stale {
+                self.tx
+                    .prepare_cached("INSERT OR IGNORE INTO stale_copy (hash) VALUES (?1)")?
+                    .execute([&key[..]])?;
+            }
+            self.tx.execute_batch(
+                "DELETE FROM archive_blob WHERE hash IN
+                     (SELECT hash FROM stale_copy
+                      EXCEPT SELECT archived FROM record WHERE archived IS NOT NULL);
+                 DELETE FROM stale_copy;",
+            )?;
+        }
         // The sessions this source changed are owed a judgement, committed with the data: a
         // pass that dies before verifying them leaves them for the next one.
         for sid in &self.summary.touched_sessions {
