@@ -287,7 +287,10 @@ fn forgetting_a_session_or_rewriting_its_file_leaves_no_orphaned_copy() {
             .unwrap()
     };
     let copies = |home: &Path| {
-        json(home, &["query", "SELECT COUNT(*) FROM archive_blob", "--json"])["rows"][0][0]
+        json(
+            home,
+            &["query", "SELECT COUNT(*) FROM archive_blob", "--json"],
+        )["rows"][0][0]
             .as_i64()
             .unwrap()
     };
@@ -297,11 +300,18 @@ fn forgetting_a_session_or_rewriting_its_file_leaves_no_orphaned_copy() {
     // The pi session's file is rewritten (its last line changed): a rebuild.
     let pi = data.join("pi-session.jsonl");
     let text = std::fs::read_to_string(&pi).unwrap();
-    std::fs::write(&pi, text.replacen("All tests pass.", "All tests passed.", 1)).unwrap();
+    std::fs::write(
+        &pi,
+        text.replacen("All tests pass.", "All tests passed.", 1),
+    )
+    .unwrap();
     ok(&home, &["scan", data.to_str().unwrap()]);
     assert_eq!(orphans(&home), 0);
 
     ok(&home, &["forget", CLAUDE_SESSION]);
     assert_eq!(orphans(&home), 0);
-    assert!(copies(&home) < all, "the forgotten session's copies are gone");
+    assert!(
+        copies(&home) < all,
+        "the forgotten session's copies are gone"
+    );
 }
