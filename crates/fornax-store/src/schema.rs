@@ -345,13 +345,14 @@ INSERT INTO verify_pending (session_id) SELECT id FROM session;
 // once. A record row names its copy in `archived` (NULL when the archive is off, or for rows a
 // release before it wrote) and keeps the native record's length in `byte_len`; its
 // `fingerprint` stays the BLAKE3 of the raw bytes, which is what a live source is checked
-// against.
+// against. A rowid table, not WITHOUT ROWID: a copy is often larger than the ~1 KB an index
+// page keeps in place, and spilling each into overflow pages left a third of them unused.
 const V8: &str = r#"
 CREATE TABLE archive_blob (
-    hash        BLOB PRIMARY KEY,
+    hash        BLOB NOT NULL UNIQUE,
     raw_len     INTEGER NOT NULL,
     body        BLOB NOT NULL
-) WITHOUT ROWID;
+);
 ALTER TABLE record ADD COLUMN archived BLOB;
 ALTER TABLE record ADD COLUMN byte_len INTEGER;
 "#;
