@@ -172,6 +172,8 @@ pub fn is_scratch(path: &str) -> bool {
 }
 
 const FILE_EXTENSIONS: &[&str] = &[
+    // Templates: `MANIFEST.in`, `config.h.in`, `requirements.in`.
+    "in",
     "rs",
     "py",
     "pyi",

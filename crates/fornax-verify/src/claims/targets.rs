@@ -153,7 +153,11 @@ impl Doc<'_> {
                 match self.last_connector(gap) {
                     Some(conn) => {
                         let end = conn.start;
-                        let next_start = conn.end;
+                        // The next object's quote keeps its conjunction ("and `b.rs`"):
+                        // alone, a bare path is hard to tell from the first one.
+                        let next_start = self.lower[conn.start..conn.end]
+                            .find(|c: char| c.is_ascii_alphabetic())
+                            .map_or(conn.end, |k| conn.start + k);
                         let span = Span::new(seg_start, end).trim(self.text);
                         out.push((span, paths[i].0, paths[i].1.clone()));
                         seg_start = next_start;
