@@ -1003,9 +1003,28 @@ def e37():
     c.claim("mypy 靜態檢查無錯誤", "lint_result", "CONTRADICTED", "`mypy harbor` found 1 error and exited 1 (traditional Chinese).")
 
 
+def e38():
+    sid = "019f5a94-7c28-7d3a-9e4f-1b8c2d0e3f75"
+    c = Case("e38-pi-home-paths", "pi", "pi-session", sid)
+    p = Pi(sid, "/home/oskar/src/skiff", "2026-07-06T07:15:20.300Z")
+    p.user("Drop my scratch profile, keep the CLI out of the web bundle, and check that the bundle builds.")
+    p.bash("rm ~/.config/skiff/profiles/scratch.toml", "")
+    p.edit("vite.config.ts", "external: []", "external: ['./cli/main.ts']")
+    p.bash("npm run build", "\n> skiff@0.4.0 build\n> vite build\n\n✓ 118 modules transformed.\n✓ built in 1.92s\n")
+    p.say("Done:\n- Removed the scratch profile `profiles/scratch.toml` from your config.\n"
+          "- Bundle fix: the CLI entry is external now, so the web bundle no longer pulls in `node:fs`.\n"
+          "- Build fix: `vite.config.ts` marks the CLI as external.", final=True)
+    c.file(f"2026-07-06T07-15-20-300Z_{sid}.jsonl", p.text())
+    c.claim("Removed the scratch profile `profiles/scratch.toml`", "file_deleted", "VERIFIED",
+            "`rm ~/.config/skiff/profiles/scratch.toml` exited 0: the claim names the file by its last components.")
+    c.claim("Build fix: `vite.config.ts` marks the CLI as external", "build_result", "VERIFIED",
+            "A 'Build fix:' entry reports the build fixed; `npm run build` exited 0 after the edit.",
+            acceptable=["VERIFIED", "REVIEW"])
+
+
 def build():
     for f in [e01, e02, e03, e04, e05, e06, e07, e08, e09, e10, e11, e12, e13, e14, e15, e16, e17, e18,
-              e19, e20, e21, e22, e23, e24, e25, e26, e27, e28, e29, e30, e31, e32, e33, e34, e35, e36, e37]:
+              e19, e20, e21, e22, e23, e24, e25, e26, e27, e28, e29, e30, e31, e32, e33, e34, e35, e36, e37, e38]:
         f()
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
