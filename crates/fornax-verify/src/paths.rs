@@ -122,16 +122,22 @@ fn is_drive(p: &str) -> bool {
 pub fn same_file(claimed: &str, observed: &str) -> bool {
     let a = resolve(claimed, None);
     let b = resolve(observed, None);
+    let relative = |p: &str| !p.starts_with(['/', '\\']) && !is_drive(p) && !p.starts_with('~');
+    let (a_relative, b_relative) = (relative(&a), relative(&b));
     let (a, b) = (components(&a), components(&b));
     if a.is_empty() || b.is_empty() {
         return false;
     }
     // `~/x` is `x` under a home directory: it matches `~/x` or `<home>/x`, never a project's
-    // own `x` elsewhere.
+    // own `x` elsewhere. A shorter relative path names the file's last components, as it does
+    // for any path: `test.json` or `themes/test.json` is `~/.pi/themes/test.json`.
+    let tail_of_home = |home: &[&str], other: &[&str], other_relative: bool| {
+        other_relative && other.len() < home.len() - 1 && home.ends_with(other)
+    };
     match (a[0] == "~", b[0] == "~") {
         (true, true) => return a == b,
-        (true, false) => return under_home(&b, &a[1..]),
-        (false, true) => return under_home(&a, &b[1..]),
+        (true, false) => return under_home(&b, &a[1..]) || tail_of_home(&a, &b, b_relative),
+        (false, true) => return under_home(&a, &b[1..]) || tail_of_home(&b, &a, a_relative),
         (false, false) => {}
     }
     let (short, long) = if a.len() <= b.len() {
@@ -539,6 +545,11 @@ mod tests {
             "/srv/app/.pi/themes/a.json"
         ));
         assert!(!same_file("~/.pi/themes/a.json", ".pi/themes/a.json"));
+        assert!(!same_file("~/a.json", "a.json"));
+        // A file's name (or its last components) names it wherever it is.
+        assert!(same_file("a.json", "~/.pi/themes/a.json"));
+        assert!(same_file("~/.pi/themes/a.json", "themes/a.json"));
+        assert!(!same_file("b.json", "~/.pi/themes/a.json"));
         assert!(!same_file("src/util.py", "src/other.py"));
     }
 

@@ -422,6 +422,19 @@ impl<'a> Doc<'a> {
             !(rest.starts_with(" path") || rest.starts_with("-path") || rest.starts_with(" case"))
         }));
         out.extend(self.build_verbs(span));
+        // "Build fix: moved the server out of the bundle": an entry reporting the build fixed.
+        static BUILD_FIX_LABEL: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+            Regex::new(r"^[\s*_]*((?:build|compile|compilation)\s+fix(?:es)?)[\s*_]*(?::|$)")
+                .expect("valid regex")
+        });
+        if let Some(m) = self
+            .lower
+            .get(span.start..span.end)
+            .and_then(|h| BUILD_FIX_LABEL.captures(h))
+            .and_then(|c| c.get(1))
+        {
+            out.push(Span::new(span.start + m.start(), span.start + m.end()));
+        }
         out.sort();
         out
     }
@@ -1109,7 +1122,12 @@ impl<'a> Doc<'a> {
         {
             kinds.push(ClaimSubject::TestResult);
         }
-        let build_verb = !self.build_verbs(region).is_empty() || has(&BUILD_FIXED);
+        let build_verb = !self.build_verbs(region).is_empty()
+            || has(&BUILD_FIXED)
+            || successes.iter().any(|s| {
+                let w = &self.lower[s.start..s.end];
+                w.starts_with(['b', 'c']) && (w.ends_with(" fix") || w.ends_with(" fixes"))
+            });
         let build_words = build_verb
             || (has(&BUILD_WORD)
                 && successes

@@ -227,7 +227,37 @@ impl Doc<'_> {
             }
         }
         let plain = plain.replace(" and ", " ").replace(" or ", " ");
-        DELETE_GAP.is_match(&format!(" {}", plain.trim()))
+        let plain = format!(" {}", plain.trim());
+        if DELETE_GAP.is_match(&plain) {
+            return true;
+        }
+        // A noun phrase naming what the path is: "removed the scratch profile `x.toml`". Not
+        // a path the thing was removed from ("removed the import of `x` from `y.py`").
+        static APPOSITION: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"^\s+(?:the|a|an|my|your|our|its|their)(?:\s+[a-z][\w-]*){1,3}\s*$")
+                .expect("valid regex")
+        });
+        APPOSITION.is_match(&plain)
+            && !plain.split_whitespace().any(|w| {
+                matches!(
+                    w,
+                    "of" | "from"
+                        | "in"
+                        | "inside"
+                        | "within"
+                        | "at"
+                        | "under"
+                        | "to"
+                        | "into"
+                        | "for"
+                        | "on"
+                        | "with"
+                        | "by"
+                        | "out"
+                        | "that"
+                        | "which"
+                )
+            })
     }
 
     /// "Removed the old scripts", "deleted the temporary files": a deletion of files the

@@ -40,6 +40,15 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
         &[TestResult],
     ),
     ("Lena's commit `b41c0de` fixed the overflow.", &[GitCommit]),
+    (
+        "Removed the scratch profile `profiles/scratch.toml`.",
+        &[FileDeleted],
+    ),
+    // A "Build fix:" entry reports the build fixed.
+    (
+        "- Build fix: kept the CLI out of the browser bundle; the bundle no longer pulls in `fs`.",
+        &[BuildResult],
+    ),
     // test_result
     ("All tests pass.", &[TestResult]),
     ("The test suite is green.", &[TestResult]),
@@ -671,4 +680,12 @@ fn lint_results_in_other_languages() {
         assert_eq!(only_subjects(t), vec![LintResult], "{t}");
     }
     assert!(only_subjects("clippy 检查还有警告。").is_empty());
+}
+
+#[test]
+fn a_path_something_was_removed_from_is_written() {
+    let c = extract_from_text("Removed the unused import of `os` from `app/io.py`.");
+    assert_eq!(c.len(), 1);
+    assert_eq!(c[0].subject, FileWritten);
+    assert_eq!(c[0].target.path.as_deref(), Some("app/io.py"));
 }
