@@ -1011,12 +1011,16 @@ def e38():
     p.bash("rm ~/.config/skiff/profiles/scratch.toml", "")
     p.edit("vite.config.ts", "external: []", "external: ['./cli/main.ts']")
     p.bash("npm run build", "\n> skiff@0.4.0 build\n> vite build\n\n✓ 118 modules transformed.\n✓ built in 1.92s\n")
+    p.edit("docs/README.md", "## Usage", "## Usage\n\n`skiff --profile NAME` picks a profile from `~/.config/skiff/profiles`.")
     p.say("Done:\n- Removed the scratch profile `profiles/scratch.toml` from your config.\n"
+          "- Documented the profile flag in the README.\n"
           "- Bundle fix: the CLI entry is external now, so the web bundle no longer pulls in `node:fs`.\n"
           "- Build fix: `vite.config.ts` marks the CLI as external.", final=True)
     c.file(f"2026-07-06T07-15-20-300Z_{sid}.jsonl", p.text())
     c.claim("Removed the scratch profile `profiles/scratch.toml`", "file_deleted", "VERIFIED",
             "`rm ~/.config/skiff/profiles/scratch.toml` exited 0: the claim names the file by its last components.")
+    c.claim("Documented the profile flag in the README", "file_written", "VERIFIED",
+            "The edit of docs/README.md succeeded: 'the README' names README.md.")
     c.claim("Build fix: `vite.config.ts` marks the CLI as external", "build_result", "VERIFIED",
             "A 'Build fix:' entry reports the build fixed; `npm run build` exited 0 after the edit.",
             acceptable=["VERIFIED", "REVIEW"])
