@@ -145,7 +145,40 @@ pub fn same_file(claimed: &str, observed: &str) -> bool {
     } else {
         (&b, &a)
     };
-    long.ends_with(short)
+    if long.ends_with(short) {
+        return true;
+    }
+    // "the README" is `README.md` (or `.rst`, `.txt`): a document named by its stem.
+    let (Some((s_last, s_dirs)), Some((l_last, l_dirs))) = (short.split_last(), long.split_last())
+    else {
+        return false;
+    };
+    l_dirs.ends_with(s_dirs) && is_document_stem_of(s_last, l_last)
+}
+
+/// Whether `stem` (no extension) is a well-known document's name and `file` that document
+/// with a text extension: `README` and `README.md`.
+fn is_document_stem_of(stem: &str, file: &str) -> bool {
+    const STEMS: &[&str] = &[
+        "readme",
+        "changelog",
+        "changes",
+        "contributing",
+        "license",
+        "licence",
+        "notice",
+        "authors",
+        "security",
+        "todo",
+        "history",
+    ];
+    const TEXT: &[&str] = &["md", "markdown", "rst", "txt", "adoc", "org"];
+    if stem.contains('.') || !STEMS.contains(&stem.to_ascii_lowercase().as_str()) {
+        return false;
+    }
+    file.rsplit_once('.').is_some_and(|(s, ext)| {
+        s.eq_ignore_ascii_case(stem) && TEXT.contains(&ext.to_ascii_lowercase().as_str())
+    })
 }
 
 /// Whether `path` (absolute, in components) is `<home>/<rest>`.
@@ -550,6 +583,12 @@ mod tests {
         assert!(same_file("a.json", "~/.pi/themes/a.json"));
         assert!(same_file("~/.pi/themes/a.json", "themes/a.json"));
         assert!(!same_file("b.json", "~/.pi/themes/a.json"));
+        // A document named by its stem.
+        assert!(same_file("README", "packages/app/README.md"));
+        assert!(same_file("docs/CHANGELOG", "/srv/x/docs/CHANGELOG.rst"));
+        assert!(!same_file("README", "README.rs"));
+        assert!(!same_file("main", "src/main.rs"));
+        assert!(!same_file("docs/README", "other/README.md"));
         assert!(!same_file("src/util.py", "src/other.py"));
     }
 
