@@ -526,8 +526,34 @@ impl Verdicts<'_> {
     fn no_command(&self) -> Finding {
         self.make(Verdict::Unverified, Reason::NoCommand, Vec::new())
     }
+    /// "All checks pass" names the project's check script: the command of the latest run of
+    /// one the claim can see (`npm run check`, `make check`).
+    fn check_script_command(&self) -> Option<String> {
+        if self.claim.target.tool.as_deref() != Some("check") {
+            return None;
+        }
+        self.obs
+            .runs
+            .iter()
+            .rev()
+            .filter(|r| self.sees(&r.session, r.pos))
+            .find(|r| {
+                r.classes.iter().any(|(_, c)| {
+                    c.tool
+                        .as_deref()
+                        .is_some_and(|t| t == "check" || t.ends_with(":check"))
+                })
+            })
+            .map(|r| r.command.clone())
+    }
     fn command_succeeded(&self) -> Finding {
-        let Some(cmd) = self.claim.target.command.clone() else {
+        let Some(cmd) = self
+            .claim
+            .target
+            .command
+            .clone()
+            .or_else(|| self.check_script_command())
+        else {
             return self.no_command();
         };
         let relevant = self.command_runs(&cmd);
