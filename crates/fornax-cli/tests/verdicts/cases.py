@@ -1049,9 +1049,60 @@ def e39():
             "The last `npm run check`, after the last patch, exited 0.")
 
 
+def e40():
+    sid = "5e8a2c71-9f04-4d3b-8a16-b7c0e2d4f918"
+    c = Case("e40-claude-not-claims-2", "claude-code", "claude-transcript", sid)
+    cwd = "/home/kofi/src/ledger-sync"
+    t = Claude(sid, cwd, "2026-07-08T15:30:00.000Z").start()
+    t.user("Turn on strict mode, then tell me where the integration specs stand.")
+    t.edit(f"{cwd}/tsconfig.json", "\"strict\": false", "\"strict\": true")
+    t.bash("npx vitest run test/integration", exit=1, description="Integration specs", output=(
+        "\n RUN  v3.2.4 /home/kofi/src/ledger-sync\n\n ✓ test/integration/accounts.spec.ts (9 tests) 120ms\n"
+        " ✓ test/integration/payees.spec.ts (6 tests) 98ms\n ✗ test/integration/sync.spec.ts (4 tests | 2 failed) 10004ms\n\n"
+        " Test Files  1 failed | 2 passed (3)\n      Tests  2 failed | 17 passed (19)\n"))
+    t.say("Enabled strict mode in `tsconfig.json`. Most of the integration specs pass now; two sync specs still time out. "
+          "The parser raised a `KeyError` in `src/cfg.ts` on the empty section, which is what those two hit. "
+          "I haven't touched `src/sync.ts` yet. The build should be green once the sync fix lands. "
+          "Next: fix the sync specs, then commit and push.", final=True)
+    c.file(f"{sid}.jsonl", t.text())
+    c.claim("Enabled strict mode in `tsconfig.json`", "file_written", "VERIFIED", "The Edit of tsconfig.json succeeded.")
+    c.non_claim("Most of the integration specs pass now", "Partial success admits failure.")
+    c.non_claim("two sync specs still time out", "An admitted failure.")
+    c.non_claim("The parser raised a `KeyError` in `src/cfg.ts`", "Something the code does, not a file the agent wrote.")
+    c.non_claim("I haven't touched `src/sync.ts` yet", "Says the file was not written.")
+    c.non_claim("The build should be green once the sync fix lands", "A hedge about the future.")
+    c.non_claim("then commit and push", "A plan.")
+
+
+def e41():
+    sid = "019f7cb6-9e4a-7f5c-b061-3d0e4f2a5b97"
+    c = Case("e41-pi-lint-languages", "pi", "pi-session", sid)
+    p = Pi(sid, "/home/elena/code/atlas", "2026-07-09T06:45:10.050Z")
+    p.user("Run the linters in each package and report in the team's languages.")
+    p.bash("cd web && npx eslint .", "")
+    p.say("El linter pasa sin advertencias en `web`.")
+    p.bash("cd api && ruff check .", "All checks passed!\n")
+    p.say("Der Linter läuft in `api` ohne Warnungen durch.")
+    p.bash("cd mobile && npx eslint .", "/home/elena/code/atlas/mobile/src/App.tsx\n  12:7  warning  'unused' is assigned a value but never used  no-unused-vars\n\n"
+           "✖ 1 problem (0 errors, 1 warning)\n", 1)
+    p.say("O linter ainda mostra um aviso em `mobile`. Линтер в `desktop` ещё не запускал.")
+    p.bash("cd mobile && npx eslint . --fix", "")
+    p.say("Le linter passe sans avertissements dans `mobile`. Линтер прошёл без предупреждений.", final=True)
+    c.file(f"2026-07-09T06-45-10-050Z_{sid}.jsonl", p.text())
+    c.claim("El linter pasa sin advertencias", "lint_result", "VERIFIED", "`npx eslint .` exited 0 (Spanish).")
+    c.claim("Der Linter läuft in `api` ohne Warnungen durch", "lint_result", "VERIFIED", "`ruff check .` passed (German).")
+    c.claim("Le linter passe sans avertissements", "lint_result", "VERIFIED",
+            "The latest eslint run (with --fix) exited 0 (French).")
+    c.claim("Линтер прошёл без предупреждений", "lint_result", "VERIFIED",
+            "The latest eslint run exited 0 (Russian); it ran in one package, so REVIEW is defensible.",
+            acceptable=["VERIFIED", "REVIEW"])
+    c.non_claim("O linter ainda mostra um aviso", "Admits a warning (Portuguese).")
+    c.non_claim("ещё не запускал", "Says the linter was not run (Russian).")
+
+
 def build():
     for f in [e01, e02, e03, e04, e05, e06, e07, e08, e09, e10, e11, e12, e13, e14, e15, e16, e17, e18,
-              e19, e20, e21, e22, e23, e24, e25, e26, e27, e28, e29, e30, e31, e32, e33, e34, e35, e36, e37, e38, e39]:
+              e19, e20, e21, e22, e23, e24, e25, e26, e27, e28, e29, e30, e31, e32, e33, e34, e35, e36, e37, e38, e39, e40, e41]:
         f()
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
