@@ -51,6 +51,23 @@ impl Doc<'_> {
     pub(super) fn file_claims(&self, region: Span, codes: &[usize]) -> Vec<Found> {
         let mut paths: Vec<(Span, String)> = Vec::new();
         let mut verbs = self.matches(&FILE_VERB, region);
+        // Verbs that code does as often as agents ("the parser raised `ValueError` in
+        // `parse.py`", "the plugin registered a hook") write a file only as the clause's own
+        // opening act: "Raised the timeout in `conf.toml`", "I also registered the route".
+        static CODE_VERB: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"^(?:raised|lowered|increased|decreased|reduced|enabled|disabled|switched|swapped|trimmed|registered)$")
+                .expect("valid regex")
+        });
+        static OPENING: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(
+                r"^[\s*_-]*(?:(?:i|we)\s+)?(?:(?:also|then|finally|just|have|has|had|and)\s+)*$",
+            )
+            .expect("valid regex")
+        });
+        verbs.retain(|v| {
+            !CODE_VERB.is_match(&self.lower[v.start..v.end])
+                || OPENING.is_match(&self.lower[region.start..v.start])
+        });
         // A checklist task marked done: "**Update CHANGELOG.md** - Already done".
         let hay = self.lower.get(region.start..region.end).unwrap_or("");
         if let Some(task) = TASK_VERB.captures(hay).and_then(|c| c.name("verb")) {
