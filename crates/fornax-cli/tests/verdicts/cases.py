@@ -1100,9 +1100,25 @@ def e41():
     c.non_claim("ещё не запускал", "Says the linter was not run (Russian).")
 
 
+def e42():
+    sid = "3f9b2d51-7a06-4c8e-b2d4-91e0a7c5f362"
+    c = Case("e42-gemini-silent-scripts", "gemini", "gemini-chat", sid)
+    g = Gemini(sid, "b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1", "2026-07-10T12:00:00.000Z")
+    g.user("Make the date picker props optional and check types and tests quietly.")
+    g.replace("/home/sofia/web/src/DatePicker.tsx", "minDate: Date;", "minDate?: Date;")
+    g.shell("npm run -s typecheck && npm run --silent test", "\n RUN  v3.2.4 /home/sofia/web\n\n"
+            " ✓ src/DatePicker.test.tsx (7 tests) 41ms\n\n Test Files  1 passed (1)\n      Tests  7 passed (7)\n", 0)
+    g.say("Made `minDate` optional in `src/DatePicker.tsx`. The typecheck is clean and the 7 tests pass.")
+    c.file(f"session-2026-07-10T12-00-{sid[:8]}.json", g.text())
+    c.claim("Made `minDate` optional in `src/DatePicker.tsx`", "file_written", "VERIFIED", "replace on src/DatePicker.tsx succeeded.")
+    c.claim("The typecheck is clean", "build_result", "VERIFIED",
+            "`npm run -s typecheck` ran the project's typecheck script first in the chain, which exited 0.")
+    c.claim("the 7 tests pass", "test_result", "VERIFIED", "`npm run --silent test` reported 7 passed, exit 0.")
+
+
 def build():
     for f in [e01, e02, e03, e04, e05, e06, e07, e08, e09, e10, e11, e12, e13, e14, e15, e16, e17, e18,
-              e19, e20, e21, e22, e23, e24, e25, e26, e27, e28, e29, e30, e31, e32, e33, e34, e35, e36, e37, e38, e39, e40, e41]:
+              e19, e20, e21, e22, e23, e24, e25, e26, e27, e28, e29, e30, e31, e32, e33, e34, e35, e36, e37, e38, e39, e40, e41, e42]:
         f()
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
