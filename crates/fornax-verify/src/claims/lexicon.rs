@@ -228,7 +228,7 @@ pattern!(
         |appended|populated|bumped|pinned|scaffolded|stubbed|wired|reworked|rewired|overhauled|corrected|tightened|hardened
         |expanded|split|put|placed|dropped|mirrored|ported|applied|reverted|copied|guarded|shortened
         |reworded|annotated|erased|purged|tidied|raised|lowered|increased|decreased|reduced|loosened|relaxed
-        |enabled|disabled|reordered|deduplicated|inlined|swapped|switched|trimmed|polished|cleaned|registered)\b
+        |enabled|disabled|reordered|deduplicated|inlined|swapped|switched|trimmed|polished|cleaned|registered|made)\b
     | \bnew\s+(?:files?|modules?|tests?|test\s+files?|scripts?)\s*:
     | ^[\s*_]*(?:(?:this|that|it)\s+is\s+|(?:by\s+)?applying\s+)?(?:(?:the|my|a|an|one|key|main|small|minimal|same|defensive|targeted)\s+)*
         (?:changes?|edits?|fix(?:es)?|guards?|patch(?:es)?|modifications?)\s+(?:made\s+|applied\s+)?(?:in|to)\b

@@ -55,7 +55,7 @@ impl Doc<'_> {
         // `parse.py`", "the plugin registered a hook") write a file only as the clause's own
         // opening act: "Raised the timeout in `conf.toml`", "I also registered the route".
         static CODE_VERB: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"^(?:raised|lowered|increased|decreased|reduced|enabled|disabled|switched|swapped|trimmed|registered)$")
+            Regex::new(r"^(?:raised|lowered|increased|decreased|reduced|enabled|disabled|switched|swapped|trimmed|registered|made)$")
                 .expect("valid regex")
         });
         static OPENING: LazyLock<Regex> = LazyLock::new(|| {
@@ -65,8 +65,12 @@ impl Doc<'_> {
             .expect("valid regex")
         });
         verbs.retain(|v| {
-            !CODE_VERB.is_match(&self.lower[v.start..v.end])
-                || OPENING.is_match(&self.lower[region.start..v.start])
+            let word = &self.lower[v.start..v.end];
+            // "Made sure `x.py` passes" checks, it does not write.
+            if word == "made" && self.lower[v.end..region.end].starts_with(" sure") {
+                return false;
+            }
+            !CODE_VERB.is_match(word) || OPENING.is_match(&self.lower[region.start..v.start])
         });
         // A checklist task marked done: "**Update CHANGELOG.md** - Already done".
         let hay = self.lower.get(region.start..region.end).unwrap_or("");

@@ -44,6 +44,14 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
         "Removed the scratch profile `profiles/scratch.toml`.",
         &[FileDeleted],
     ),
+    (
+        "Made `retries` configurable in `src/client.rs`.",
+        &[FileWritten],
+    ),
+    (
+        "I made sure `src/client.rs` compiles on stable.",
+        &[BuildResult],
+    ),
     // A "Build fix:" entry reports the build fixed.
     (
         "- Build fix: kept the CLI out of the browser bundle; the bundle no longer pulls in `fs`.",
@@ -226,6 +234,7 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
 
 /// Sentences that must not become claims of any kind.
 const NON_CLAIMS: &[&str] = &[
+    "The refactor made `src/client.rs` harder to read.",
     "The parser raised a `ValueError` in `src/parse.py` for empty input.",
     "The plugin registered its hook in `src/plugin.ts` twice.",
     "Memory use increased in `bench/alloc.rs` runs.",
