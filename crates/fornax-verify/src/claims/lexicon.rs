@@ -156,7 +156,7 @@ pattern!(
 );
 pattern!(
     SUCCEED,
-    r"\b(?:succeed(?:s|ed)?|successful(?:ly)?|completes?\s+successfully|completed\s+successfully|went\s+through|goes\s+through)\b"
+    r"\b(?:succeed(?:s|ed)?|successful(?:ly)?|completes?\s+successfully|completed\s+successfully|went\s+through|goes\s+through)\b|\bworks\s+(?:again|now|fine|correctly|cleanly)\b|\bworks\s*[.!]?\s*$|\b(?:is|are)\s+working\s+(?:again|now)\b"
 );
 pattern!(
     EXIT_ZERO,

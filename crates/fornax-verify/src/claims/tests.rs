@@ -52,6 +52,12 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
         "I made sure `src/client.rs` compiles on stable.",
         &[BuildResult],
     ),
+    ("The production build works again.", &[BuildResult]),
+    ("`npm run build` works.", &[BuildResult]),
+    (
+        "The typecheck passes, and the release build works now.",
+        &[BuildResult, BuildResult],
+    ),
     // A "Build fix:" entry reports the build fixed.
     (
         "- Build fix: kept the CLI out of the browser bundle; the bundle no longer pulls in `fs`.",
@@ -234,6 +240,7 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
 
 /// Sentences that must not become claims of any kind.
 const NON_CLAIMS: &[&str] = &[
+    "The retry logic works like this: each attempt doubles the wait.",
     "The refactor made `src/client.rs` harder to read.",
     "The parser raised a `ValueError` in `src/parse.py` for empty input.",
     "The plugin registered its hook in `src/plugin.ts` twice.",
