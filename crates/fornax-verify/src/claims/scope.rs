@@ -332,6 +332,45 @@ static COUNT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(\d+)\s+(?:[a-z][\w-]*\s+){0,2}?(?:(?:tests?|specs?|examples?|cases?|checks?|assertions?)\s+)?(?:passed|passing|pass|passes|ok|succeeded|green)\b|\b(?:passed|passing|pass)\s*[:=]\s*(\d+)\b")
         .expect("valid regex")
 });
+/// Whether a number before "passing" counts what passed: not a label's number ("Task 60",
+/// "step 3", "#12", "v2") and not joined to the predicate by a function word ("completed
+/// Task 60 with tests passing").
+fn is_a_count(hay: &str, c: &regex::Captures<'_>) -> bool {
+    let Some(n) = c.get(1) else {
+        return true;
+    };
+    static LABEL_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:\b(?:task|step|phase|stage|issue|ticket|pr|item|line|lines|version|section|chapter|part|milestone|round|iteration|day|week|node|python|go|java|php|ruby|level|no|number)\s*|#|\bv)$")
+            .expect("valid regex")
+    });
+    if LABEL_BEFORE.is_match(&hay[..n.start()]) {
+        return false;
+    }
+    let whole = c.get(0).map_or("", |m| m.as_str());
+    let between = &whole[n.end() - c.get(0).map_or(0, |m| m.start())..];
+    !between.split_whitespace().any(|w| {
+        matches!(
+            w,
+            "with"
+                | "and"
+                | "of"
+                | "in"
+                | "for"
+                | "on"
+                | "at"
+                | "by"
+                | "from"
+                | "after"
+                | "before"
+                | "to"
+                | "the"
+                | "but"
+                | "while"
+                | "so"
+        )
+    })
+}
+
 static ZERO_FAILED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(?:0|no|zero)\s+(?:test\s+|tests\s+)?(?:failed|failures?|failing)\b|\bnone\s+(?:of\s+them\s+)?failed\b|\bnothing\s+failed\b|\bwithout\s+(?:any\s+)?(?:test\s+)?failures?\b|\b(?:failed|failures?)\s*[:=]\s*0\b")
         .expect("valid regex")
@@ -530,8 +569,9 @@ impl Doc<'_> {
         }
         if count.is_none() {
             count = COUNT
-                .captures(hay)
-                .and_then(|c| c.get(1).or(c.get(2)))
+                .captures_iter(hay)
+                .filter(|c| is_a_count(hay, c))
+                .find_map(|c| c.get(1).or(c.get(2)))
                 .and_then(|n| n.as_str().parse().ok());
         }
         let none_failed = ZERO_FAILED.is_match(hay);

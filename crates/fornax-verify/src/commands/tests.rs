@@ -81,6 +81,8 @@ const TABLE: &[(&str, CommandKind, Option<&str>, bool)] = &[
     ("npm run lint", Lint, Some("npm:lint"), false),
     ("npm run build", Build, Some("npm:build"), false),
     ("npm run typecheck", Build, Some("npm:typecheck"), false),
+    ("npm run -s typecheck", Build, Some("npm:typecheck"), false),
+    ("npm run --silent test", Test, Some("npm:test"), false),
     ("npm install", Other, None, false),
     ("pnpm test", Test, Some("pnpm:test"), false),
     ("pnpm --filter web test", Test, Some("pnpm:test"), true),

@@ -226,6 +226,7 @@ impl Verdicts<'_> {
             .and_then(|t| t.prose.first().copied())
             .filter(|p| commands::classify_command(p).kind == kind);
         let claim_scope = suite_scope(&self.claim.text.to_ascii_lowercase());
+        let claims_the_build = tool.is_none() && is_about_the_build(&self.claim.text);
         let checks: Vec<(&Run, Option<usize>)> = visible
             .iter()
             .copied()
@@ -237,6 +238,8 @@ impl Verdicts<'_> {
                         .is_none_or(|s| Some(s) == claim_scope)
             })
             .filter(|r| bare.is_none_or(|b| !runs_tool_of(b, r) || covers_claimed(b, r)))
+            // "Fixed the build" is about the build, not a typecheck script or `tsc --noEmit`.
+            .filter(|r| kind != CommandKind::Build || !claims_the_build || !only_typechecks(r))
             .filter_map(|r| {
                 let runner = r.summary.as_ref().map(|s| tool_family(&s.runner));
                 let class = r.classes.iter().find(|(_, c)| {
@@ -526,8 +529,34 @@ impl Verdicts<'_> {
     fn no_command(&self) -> Finding {
         self.make(Verdict::Unverified, Reason::NoCommand, Vec::new())
     }
+    /// "All checks pass" names the project's check script: the command of the latest run of
+    /// one the claim can see (`npm run check`, `make check`).
+    fn check_script_command(&self) -> Option<String> {
+        if self.claim.target.tool.as_deref() != Some("check") {
+            return None;
+        }
+        self.obs
+            .runs
+            .iter()
+            .rev()
+            .filter(|r| self.sees(&r.session, r.pos))
+            .find(|r| {
+                r.classes.iter().any(|(_, c)| {
+                    c.tool
+                        .as_deref()
+                        .is_some_and(|t| t == "check" || t.ends_with(":check"))
+                })
+            })
+            .map(|r| r.command.clone())
+    }
     fn command_succeeded(&self) -> Finding {
-        let Some(cmd) = self.claim.target.command.clone() else {
+        let Some(cmd) = self
+            .claim
+            .target
+            .command
+            .clone()
+            .or_else(|| self.check_script_command())
+        else {
             return self.no_command();
         };
         let relevant = self.command_runs(&cmd);
@@ -573,6 +602,44 @@ impl Verdicts<'_> {
             ),
         }
     }
+}
+
+/// A claim about the build itself ("fixed the build break", "the build succeeds"), not about
+/// types ("typecheck is clean", "it compiles").
+fn is_about_the_build(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    lower.contains("build")
+        && ![
+            "typecheck",
+            "type-check",
+            "type check",
+            "types",
+            "tsc",
+            "compil",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
+/// A run whose every build step only checks types (a `typecheck` script, `tsc --noEmit`).
+fn only_typechecks(run: &Run) -> bool {
+    let mut builds = run
+        .classes
+        .iter()
+        .filter(|(_, c)| c.kind == CommandKind::Build)
+        .peekable();
+    builds.peek().is_some()
+        && builds.all(|(i, c)| {
+            let tool = c.tool.as_deref().unwrap_or("");
+            tool.contains("typecheck")
+                || tool.contains("type-check")
+                || tool.contains("types")
+                || (tool == "tsc"
+                    && run
+                        .invocations
+                        .get(*i)
+                        .is_some_and(|inv| inv.argv.iter().any(|a| a == "--noEmit")))
+        })
 }
 
 /// Which part of a test suite a text is about.
