@@ -489,39 +489,6 @@ pub(crate) fn finish(reader: &mut Reader<'_>) -> Vec<IngestMessage> {
     }
 }
 
-/// Redacts JSON documents held as strings inside a record (a tool call's arguments): inside
-/// them quotes and newlines are escapes, which hide what detectors read in the decoded text
-/// (an adapter decodes them before its messages are redacted, and the copy must be as clean).
-/// A string is rewritten only when something in it was redacted.
-fn redact_nested_documents(redactor: &Redactor, value: &mut Value, depth: usize) -> bool {
-    const MAX_DEPTH: usize = 4;
-    match value {
-        Value::String(s) if depth < MAX_DEPTH && (s.starts_with('{') || s.starts_with('[')) => {
-            let Ok(mut inner) = serde_json::from_str::<Value>(s) else {
-                return false;
-            };
-            if !(inner.is_object() || inner.is_array()) {
-                return false;
-            }
-            let deeper = redact_nested_documents(redactor, &mut inner, depth + 1);
-            let mut counts = RedactionCounts::default();
-            redactor.redact_json(&mut inner, &mut counts);
-            let changed = deeper || !counts.is_empty();
-            if changed {
-                *s = inner.to_string();
-            }
-            changed
-        }
-        Value::Array(items) => items.iter_mut().fold(false, |changed, v| {
-            redact_nested_documents(redactor, v, depth) | changed
-        }),
-        Value::Object(map) => map.values_mut().fold(false, |changed, v| {
-            redact_nested_documents(redactor, v, depth) | changed
-        }),
-        _ => false,
-    }
-}
-
 /// Everything needed to turn one record into stored messages.
 pub(crate) struct RecordCtx<'a, 'w, 'r> {
     pub writer: &'a mut SourceWriter<'w>,
@@ -573,9 +540,9 @@ impl RecordCtx<'_, '_, '_> {
         let copy = if self.options.archive {
             // Counted when the record's messages are: the copy is the same native text.
             let started = Instant::now();
-            let mut value = value.clone();
-            redact_nested_documents(self.redactor, &mut value, 0);
-            let copy = self.redactor.redact(value, &mut RedactionCounts::default());
+            let copy = self
+                .redactor
+                .redact_record(value.clone(), &mut RedactionCounts::default());
             *self.redaction_time += started.elapsed();
             Some(copy)
         } else {

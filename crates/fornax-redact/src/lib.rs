@@ -66,6 +66,7 @@ mod json;
 mod kind;
 mod message;
 mod names;
+mod nested;
 mod pass;
 mod redacted;
 mod span;
@@ -126,6 +127,17 @@ impl Redactor {
             found: None,
         };
         json::redact_value(&mut pass, value, 0);
+    }
+
+    /// A native record as it is archived: every string redacted, and JSON documents held as
+    /// strings inside it (a tool call's arguments) redacted in their decoded form too.
+    pub fn redact_record(
+        &self,
+        mut value: serde_json::Value,
+        counts: &mut RedactionCounts,
+    ) -> Redacted<serde_json::Value> {
+        nested::redact_nested_documents(self, &mut value, 0);
+        self.redact(value, counts)
     }
 
     /// Redacts every text-bearing field of `msg` (see [`fornax_types::text`]). A secret found

@@ -12,7 +12,7 @@
 //! bytes (what a live source is checked against), `archived` the key of its redacted copy
 //! (what the copy is checked against).
 
-use fornax_redact::Redacted;
+use fornax_redact::{Redacted, RedactionCounts, Redactor};
 use rusqlite::{params, OptionalExtension};
 use serde_json::Value;
 
@@ -283,5 +283,62 @@ impl Store {
             each(read().map_err(StoreError::from)?)?;
         }
         Ok(())
+    }
+}
+
+impl Store {
+    /// `redact --again` over the archive, `batch` copies per transaction: each copy redacted
+    /// with the current detectors; one they change is stored under its new key, the records
+    /// that named the old copy name the new one, and the old copy is deleted. Returns the
+    /// copies read and the copies changed. A damaged copy is left as it is (`record verify`
+    /// names it).
+    pub(crate) fn redact_archive_again(
+        &mut self,
+        redactor: &Redactor,
+        batch: i64,
+        counts: &mut RedactionCounts,
+    ) -> Result<(u64, u64), StoreError> {
+        let (mut read, mut changed) = (0, 0);
+        let mut after = 0i64;
+        loop {
+            let tx = self.conn.transaction()?;
+            let rows: Vec<(i64, Vec<u8>, i64, Vec<u8>)> = {
+                let mut stmt = tx.prepare(
+                    "SELECT rowid, hash, raw_len, body FROM archive_blob
+                     WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
+                )?;
+                let rows = stmt.query_map(params![after, batch], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                })?;
+                rows.collect::<Result<_, _>>()?
+            };
+            let Some(last) = rows.last().map(|r| r.0) else {
+                break;
+            };
+            after = last;
+            for (rowid, hash, raw_len, body) in rows {
+                read += 1;
+                let ArchivedCopy::Intact(bytes) = open_copy(&hash, raw_len, &body) else {
+                    continue;
+                };
+                let Ok(value) = serde_json::from_slice::<Value>(&bytes) else {
+                    continue;
+                };
+                let redacted = redactor.redact_record(value.clone(), counts);
+                if *redacted.get() == value {
+                    continue;
+                }
+                changed += 1;
+                let copy = Copy::of(&redacted)?;
+                put(&tx, &copy)?;
+                tx.execute(
+                    "UPDATE record SET archived = ?2 WHERE archived = ?1",
+                    params![hash, &copy.hash[..]],
+                )?;
+                tx.execute("DELETE FROM archive_blob WHERE rowid = ?1", [rowid])?;
+            }
+            tx.commit()?;
+        }
+        Ok((read, changed))
     }
 }

@@ -326,6 +326,9 @@ impl Store {
                 tx.commit()?;
             }
         }
+        let (read, changed) = self.redact_archive_again(redactor, batch, &mut counts)?;
+        out.values += read;
+        out.changed += changed;
         for (kind, n) in counts.iter() {
             *out.kinds.entry(kind.to_string()).or_insert(0) += n;
         }
@@ -491,6 +494,56 @@ mod tests {
                 file.display()
             );
         }
+    }
+
+    /// An archived copy written before the detectors knew a secret: `redact --again` stores the
+    /// copy redacted under its new key, moves its record there, deletes the old copy, and a
+    /// second run changes nothing.
+    #[test]
+    fn an_archived_copy_is_redacted_again_and_its_record_follows() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&tmp.path().join("fornax.db")).unwrap();
+        let bytes =
+            serde_json::to_vec(&serde_json::json!({"text": format!("token {SECRET}")})).unwrap();
+        let old = crate::archive::Copy {
+            hash: *blake3::hash(&bytes).as_bytes(),
+            bytes,
+        };
+        crate::archive::put(&store.conn, &old).unwrap();
+        store
+            .conn
+            .execute_batch(
+                "INSERT INTO source (id, source_key, provider, kind, locator, adapter)
+                     VALUES (1, 'file:/x', 'claude_code', 'file', '/x', 'a');",
+            )
+            .unwrap();
+        store
+            .conn
+            .execute(
+                "INSERT INTO record (source_id, position, fingerprint, archived)
+                 VALUES (1, 0, x'00', ?1)",
+                [&old.hash[..]],
+            )
+            .unwrap();
+        let redactor = Redactor::new();
+        let first = store.redact_again(&redactor, 10).unwrap();
+        assert_eq!(first.changed, 1, "{first:?}");
+        let id: i64 = store
+            .conn
+            .query_row("SELECT id FROM record", [], |r| r.get(0))
+            .unwrap();
+        let crate::archive::ArchivedCopy::Intact(now) = store.archived_copy(id).unwrap() else {
+            panic!("the record names an intact copy after the rerun")
+        };
+        let now = String::from_utf8(now).unwrap();
+        assert!(!now.contains(SECRET) && now.contains("token "), "{now}");
+        let blobs: i64 = store
+            .conn
+            .query_row("SELECT COUNT(*) FROM archive_blob", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(blobs, 1, "the old copy is gone");
+        let again = store.redact_again(&redactor, 10).unwrap();
+        assert_eq!(again.changed, 0, "{again:?}");
     }
 
     impl Store {
