@@ -4,8 +4,12 @@ the same run, the peer `trace-index` on the same corpus. Called by bench/run.sh,
 builds the binary first; see `bench/run.sh --help`.
 
 Every measurement is a median of N runs with min and max. Wall time comes from a monotonic
-clock around the child process; user+sys time and peak RSS come from the child's own
-rusage (os.wait4), so they cover exactly that process.
+clock around the child process; user+sys time comes from the child's own rusage (os.wait4).
+Peak RSS is each measured command's own, reported by GNU time (`/usr/bin/time -f %M`) wrapped
+around it: on Linux a child's ru_maxrss starts at the high-water mark of the process that
+forked it (exec keeps the larger of the two), so wait4 from this harness would report the
+harness's own peak for any command smaller than it. The corpus generator runs in its own
+process for the same reason.
 
 Writes OUT/results.json (every sample) and OUT/report.md (the tables), and prints the
 tables. Exits non-zero only when a measured command fails.
@@ -46,24 +50,44 @@ class Sample:
     code: int
 
 
+def gnu_time() -> str | None:
+    """GNU time, when installed and really GNU's (it must take -f and -o)."""
+    path = shutil.which("time", path="/usr/bin:/bin") or None
+    if path is None:
+        return None
+    probe = subprocess.run([path, "-f", "%M", "-o", os.devnull, "true"], capture_output=True)
+    return path if probe.returncode == 0 else None
+
+
+GNU_TIME = gnu_time()
+RSS_SOURCE = "GNU time %M (the command's own peak)" if GNU_TIME else "wait4 ru_maxrss (no GNU time: at least the harness's own peak)"
+
+
 def run(cmd: list[str], env: dict | None = None, stdin: bytes | None = None, check: bool = True) -> Sample:
-    """Runs one child and measures it alone (its own rusage, not the harness's)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
+    """Runs one child and measures it alone: user+sys from its own rusage, peak RSS from GNU
+    time wrapped around it (see the module doc for why wait4's ru_maxrss is not enough)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp, tempfile.NamedTemporaryFile(prefix="rss-") as rss:
         if stdin is not None:
             inp.write(stdin)
             inp.seek(0)
+        argv = [GNU_TIME, "-f", "%M", "-o", rss.name, *cmd] if GNU_TIME else cmd
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=inp if stdin is not None else subprocess.DEVNULL, stdout=out, stderr=err, env=env)
+        proc = subprocess.Popen(argv, stdin=inp if stdin is not None else subprocess.DEVNULL, stdout=out, stderr=err, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read(), err.read()
+        rss_kb = usage.ru_maxrss
+        if GNU_TIME:
+            # GNU time writes "Command exited with non-zero status N" before the value.
+            lines = open(rss.name, encoding="utf-8", errors="replace").read().split()
+            rss_kb = int(lines[-1]) if lines and lines[-1].isdigit() else -1
     if check and proc.returncode != 0:
         tail = stderr.decode("utf-8", "replace")[-2000:]
         raise CommandFailed(f"`{' '.join(cmd)}` exited {proc.returncode}\n{tail}")
-    return Sample(wall, usage.ru_utime, usage.ru_stime, usage.ru_maxrss, stdout, proc.returncode)
+    return Sample(wall, usage.ru_utime, usage.ru_stime, rss_kb, stdout, proc.returncode)
 
 
 def spawn(cmd: list[str], env: dict | None = None, stdin: bytes = b"") -> tuple[float, int]:
@@ -141,7 +165,12 @@ def ensure_corpus(out: str, seed: int, size: int) -> tuple[str, dict]:
             return folder, manifest
     log(f"corpus: generating {size / (1 << 20):.0f} MiB with seed {seed} into {folder}")
     t0 = time.monotonic()
-    manifest = gen_corpus.generate(seed, size, folder, quiet=True)
+    # In its own process: the generator peaks at ~0.4 GB, which this process must not keep.
+    gen = [sys.executable, os.path.join(HERE, "gen_corpus.py"), "--seed", str(seed), "--size", str(size), "--out", folder, "--quiet"]
+    if subprocess.call(gen) != 0:
+        raise SystemExit(f"`{' '.join(gen)}` failed")
+    with open(manifest_path, encoding="utf-8") as f:
+        manifest = json.load(f)
     log(f"corpus: {manifest['files']} files, {manifest['bytes'] / 1e6:.1f} MB in {time.monotonic() - t0:.1f}s")
     return folder, manifest
 
@@ -548,7 +577,7 @@ def report(res: dict) -> str:
         "",
         f"Load average (1 min) at start {res['load'][0]:.1f}, at end {res.get('load_end', [0])[0]:.1f} on {os.cpu_count()} CPUs: other work shares the machine, so wall times carry its noise; user+sys is steadier.",
         "",
-        f"Commit `{res['commit']}`, {res['machine']}. Medians with (min–max) in brackets; page cache warm, index cold for cold scans.",
+        f"Commit `{res['commit']}`, {res['machine']}. Medians with (min–max) in brackets; page cache warm, index cold for cold scans. Peak RSS: {res.get('rss_source', 'wait4 ru_maxrss')}.",
         "",
         "| measurement | fornax | trace-index | fornax ÷ trace-index |",
         "| --- | --- | --- | --- |",
@@ -683,6 +712,7 @@ def base_result(args: argparse.Namespace) -> dict:
         "machine": machine(),
         "runs": args.runs,
         "load": list(os.getloadavg()),
+        "rss_source": RSS_SOURCE,
         "fornax": {},
     }
 
