@@ -386,12 +386,32 @@ QUERIES = [
 ]
 
 
+USAGE_REPORTS = [[], ["monthly"], ["session"], ["blocks"], ["daily", "--breakdown"]]
+
+
 def item_count(fx: Fornax) -> int:
     s = fx("query", "SELECT count(*) FROM item", "--json", check=False)
     try:
         return int(json.loads(s.stdout)["rows"][0][0])
     except (ValueError, KeyError, IndexError, TypeError):
         return -1
+
+
+def measure_usage(fx: Fornax, reps: int) -> dict:
+    """`fornax usage` answers from the index (it must not re-read files): each report, with
+    the number of model calls it sums so the time can be read against the table's size."""
+    usage: dict = {}
+    for report in USAGE_REPORTS:
+        cmd = [fx.binary, "usage", *report, "--json"]
+        timed(cmd, fx.env)
+        usage[" ".join(report) or "daily"] = latency([timed(cmd, fx.env) for _ in range(max(reps, 3) * 2)])
+    calls = fx("query", "SELECT count(*) FROM usage", "--json", check=False)
+    try:
+        usage["usage_rows"] = int(json.loads(calls.stdout)["rows"][0][0])
+    except (ValueError, KeyError, IndexError, TypeError):
+        usage["usage_rows"] = None
+    log("fornax usage: " + ", ".join(f"{k} p50 {v['p50_ms']:.1f} ms" for k, v in usage.items() if isinstance(v, dict)))
+    return usage
 
 
 def measure_lookups(fx: Fornax, reps: int) -> dict:
@@ -429,6 +449,8 @@ def measure_lookups(fx: Fornax, reps: int) -> dict:
         line = [spawn([fx.binary, "status", "--statusline"], fx.env, p)[0] for _ in range(reps * 4) for p in payloads]
         result["statusline"] = latency(line)
         log(f"fornax status --statusline: p50 {result['statusline']['p50_ms']:.1f} ms p99 {result['statusline']['p99_ms']:.1f} ms")
+    if fx.has("usage"):
+        result["usage"] = measure_usage(fx, reps)
     counts = fx("query", "SELECT (SELECT count(*) FROM item) AS items, (SELECT count(*) FROM session) AS sessions, (SELECT count(*) FROM claim) AS claims", "--json", check=False)
     try:
         result["index_counts"] = dict(zip(*(lambda d: (d["columns"], d["rows"][0]))(json.loads(counts.stdout))))
@@ -617,6 +639,9 @@ def report(res: dict) -> str:
         row("`fornax query`", fmt_lat(lk["query"]))
     if "statusline" in lk:
         row("`fornax status --statusline`", fmt_lat(lk["statusline"]))
+    for name, lt in lk.get("usage", {}).items():
+        if isinstance(lt, dict):
+            row(f"`fornax usage {name} --json` ({lk['usage'].get('usage_rows')} model calls)", fmt_lat(lt))
     big = fx.get("lookups_big")
     if big:
         n = fx["grown"]["items_after"]
@@ -666,7 +691,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fornax", required=True, help="path of the fornax binary")
     ap.add_argument("--fornax-hook", help="path of the fornax-hook binary (default: next to --fornax, when there)")
-    ap.add_argument("--only", choices=["hooks"], help="measure only this part (no corpus, no trace-index)")
+    ap.add_argument("--only", choices=["hooks", "usage"], help="measure only this part, without trace-index: hooks (no corpus), usage (one scan of the corpus, kept for later runs, then `fornax usage`)")
     ap.add_argument("--size", type=gen_corpus.parse_size, default=gen_corpus.parse_size("64MiB"))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--runs", type=int, default=5)
@@ -687,6 +712,8 @@ def main() -> int:
         return 2
     if args.only == "hooks":
         return measure_only_hooks(args)
+    if args.only == "usage":
+        return measure_only_usage(args)
     corpus_dir, manifest = ensure_corpus(args.out, args.seed, args.size)
     home = os.path.join(corpus_dir, "home")
     res = base_result(args)
@@ -734,6 +761,44 @@ def measure_only_hooks(args: argparse.Namespace) -> int:
         return 1
     text = hooks_report(res)
     with open(os.path.join(args.out, "report-hooks.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    print(text)
+    return 0
+
+
+def measure_only_usage(args: argparse.Namespace) -> int:
+    """`fornax usage` on an index of the corpus: scanned once (the index is kept in
+    OUT/fornax-home-usage-SIZE-sSEED and reused while its corpus is), then each report timed."""
+    corpus_dir, manifest = ensure_corpus(args.out, args.seed, args.size)
+    res = base_result(args)
+    res["corpus"] = manifest
+    fx = Fornax(os.path.abspath(args.fornax), os.path.join(args.out, f"fornax-home-usage-{args.size}-s{args.seed}"))
+    try:
+        if not os.path.exists(os.path.join(fx.home, "fornax.db")):
+            fx.reset()
+            s = fx("scan", os.path.join(corpus_dir, "home"), "--json")
+            res["scan"] = {"wall_s": s.wall, "cpu_s": s.user + s.sys, "peak_rss_mb": s.rss_kb / 1024}
+            log(f"fornax scan for usage: {s.wall:.1f}s, {s.rss_kb / 1024:.1f} MB peak")
+        res["fornax"]["usage"] = measure_usage(fx, args.lookup_reps)
+    except CommandFailed as e:
+        log(f"FAILED: {e}")
+        return 1
+    res["load_end"] = list(os.getloadavg())
+    with open(os.path.join(args.out, "results-usage.json"), "w", encoding="utf-8") as f:
+        json.dump(res, f, indent=2)
+    u = res["fornax"]["usage"]
+    lines = [
+        f"## `fornax usage` {res['date']} — corpus {manifest['bytes'] / 1e6:.1f} MB (seed {manifest['seed']}), {u.get('usage_rows')} model calls in the index",
+        "",
+        f"Load average (1 min) at start {res['load'][0]:.1f}, at end {res['load_end'][0]:.1f} on {os.cpu_count()} CPUs. Commit `{res['commit']}`, {res['machine']}.",
+        "",
+        "| report | latency |",
+        "| --- | --- |",
+    ]
+    lines += [f"| `fornax usage {k} --json` | {fmt_lat(v)} |" for k, v in u.items() if isinstance(v, dict)]
+    lines.append("")
+    text = "\n".join(lines)
+    with open(os.path.join(args.out, "report-usage.md"), "w", encoding="utf-8") as f:
         f.write(text)
     print(text)
     return 0
