@@ -4,8 +4,12 @@ the same run, the peer `trace-index` on the same corpus. Called by bench/run.sh,
 builds the binary first; see `bench/run.sh --help`.
 
 Every measurement is a median of N runs with min and max. Wall time comes from a monotonic
-clock around the child process; user+sys time and peak RSS come from the child's own
-rusage (os.wait4), so they cover exactly that process.
+clock around the child process; user+sys time comes from the child's own rusage (os.wait4).
+Peak RSS is each measured command's own, reported by GNU time (`/usr/bin/time -f %M`) wrapped
+around it: on Linux a child's ru_maxrss starts at the high-water mark of the process that
+forked it (exec keeps the larger of the two), so wait4 from this harness would report the
+harness's own peak for any command smaller than it. The corpus generator runs in its own
+process for the same reason.
 
 Writes OUT/results.json (every sample) and OUT/report.md (the tables), and prints the
 tables. Exits non-zero only when a measured command fails.
@@ -46,24 +50,44 @@ class Sample:
     code: int
 
 
+def gnu_time() -> str | None:
+    """GNU time, when installed and really GNU's (it must take -f and -o)."""
+    path = shutil.which("time", path="/usr/bin:/bin") or None
+    if path is None:
+        return None
+    probe = subprocess.run([path, "-f", "%M", "-o", os.devnull, "true"], capture_output=True)
+    return path if probe.returncode == 0 else None
+
+
+GNU_TIME = gnu_time()
+RSS_SOURCE = "GNU time %M (the command's own peak)" if GNU_TIME else "wait4 ru_maxrss (no GNU time: at least the harness's own peak)"
+
+
 def run(cmd: list[str], env: dict | None = None, stdin: bytes | None = None, check: bool = True) -> Sample:
-    """Runs one child and measures it alone (its own rusage, not the harness's)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
+    """Runs one child and measures it alone: user+sys from its own rusage, peak RSS from GNU
+    time wrapped around it (see the module doc for why wait4's ru_maxrss is not enough)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp, tempfile.NamedTemporaryFile(prefix="rss-") as rss:
         if stdin is not None:
             inp.write(stdin)
             inp.seek(0)
+        argv = [GNU_TIME, "-f", "%M", "-o", rss.name, *cmd] if GNU_TIME else cmd
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=inp if stdin is not None else subprocess.DEVNULL, stdout=out, stderr=err, env=env)
+        proc = subprocess.Popen(argv, stdin=inp if stdin is not None else subprocess.DEVNULL, stdout=out, stderr=err, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read(), err.read()
+        rss_kb = usage.ru_maxrss
+        if GNU_TIME:
+            # GNU time writes "Command exited with non-zero status N" before the value.
+            lines = open(rss.name, encoding="utf-8", errors="replace").read().split()
+            rss_kb = int(lines[-1]) if lines and lines[-1].isdigit() else -1
     if check and proc.returncode != 0:
         tail = stderr.decode("utf-8", "replace")[-2000:]
         raise CommandFailed(f"`{' '.join(cmd)}` exited {proc.returncode}\n{tail}")
-    return Sample(wall, usage.ru_utime, usage.ru_stime, usage.ru_maxrss, stdout, proc.returncode)
+    return Sample(wall, usage.ru_utime, usage.ru_stime, rss_kb, stdout, proc.returncode)
 
 
 def spawn(cmd: list[str], env: dict | None = None, stdin: bytes = b"") -> tuple[float, int]:
@@ -141,7 +165,12 @@ def ensure_corpus(out: str, seed: int, size: int) -> tuple[str, dict]:
             return folder, manifest
     log(f"corpus: generating {size / (1 << 20):.0f} MiB with seed {seed} into {folder}")
     t0 = time.monotonic()
-    manifest = gen_corpus.generate(seed, size, folder, quiet=True)
+    # In its own process: the generator peaks at ~0.4 GB, which this process must not keep.
+    gen = [sys.executable, os.path.join(HERE, "gen_corpus.py"), "--seed", str(seed), "--size", str(size), "--out", folder, "--quiet"]
+    if subprocess.call(gen) != 0:
+        raise SystemExit(f"`{' '.join(gen)}` failed")
+    with open(manifest_path, encoding="utf-8") as f:
+        manifest = json.load(f)
     log(f"corpus: {manifest['files']} files, {manifest['bytes'] / 1e6:.1f} MB in {time.monotonic() - t0:.1f}s")
     return folder, manifest
 
@@ -357,12 +386,32 @@ QUERIES = [
 ]
 
 
+USAGE_REPORTS = [[], ["monthly"], ["session"], ["blocks"], ["daily", "--breakdown"]]
+
+
 def item_count(fx: Fornax) -> int:
     s = fx("query", "SELECT count(*) FROM item", "--json", check=False)
     try:
         return int(json.loads(s.stdout)["rows"][0][0])
     except (ValueError, KeyError, IndexError, TypeError):
         return -1
+
+
+def measure_usage(fx: Fornax, reps: int) -> dict:
+    """`fornax usage` answers from the index (it must not re-read files): each report, with
+    the number of model calls it sums so the time can be read against the table's size."""
+    usage: dict = {}
+    for report in USAGE_REPORTS:
+        cmd = [fx.binary, "usage", *report, "--json"]
+        timed(cmd, fx.env)
+        usage[" ".join(report) or "daily"] = latency([timed(cmd, fx.env) for _ in range(max(reps, 3) * 2)])
+    calls = fx("query", "SELECT count(*) FROM usage", "--json", check=False)
+    try:
+        usage["usage_rows"] = int(json.loads(calls.stdout)["rows"][0][0])
+    except (ValueError, KeyError, IndexError, TypeError):
+        usage["usage_rows"] = None
+    log("fornax usage: " + ", ".join(f"{k} p50 {v['p50_ms']:.1f} ms" for k, v in usage.items() if isinstance(v, dict)))
+    return usage
 
 
 def measure_lookups(fx: Fornax, reps: int) -> dict:
@@ -400,6 +449,8 @@ def measure_lookups(fx: Fornax, reps: int) -> dict:
         line = [spawn([fx.binary, "status", "--statusline"], fx.env, p)[0] for _ in range(reps * 4) for p in payloads]
         result["statusline"] = latency(line)
         log(f"fornax status --statusline: p50 {result['statusline']['p50_ms']:.1f} ms p99 {result['statusline']['p99_ms']:.1f} ms")
+    if fx.has("usage"):
+        result["usage"] = measure_usage(fx, reps)
     counts = fx("query", "SELECT (SELECT count(*) FROM item) AS items, (SELECT count(*) FROM session) AS sessions, (SELECT count(*) FROM claim) AS claims", "--json", check=False)
     try:
         result["index_counts"] = dict(zip(*(lambda d: (d["columns"], d["rows"][0]))(json.loads(counts.stdout))))
@@ -548,7 +599,7 @@ def report(res: dict) -> str:
         "",
         f"Load average (1 min) at start {res['load'][0]:.1f}, at end {res.get('load_end', [0])[0]:.1f} on {os.cpu_count()} CPUs: other work shares the machine, so wall times carry its noise; user+sys is steadier.",
         "",
-        f"Commit `{res['commit']}`, {res['machine']}. Medians with (min–max) in brackets; page cache warm, index cold for cold scans.",
+        f"Commit `{res['commit']}`, {res['machine']}. Medians with (min–max) in brackets; page cache warm, index cold for cold scans. Peak RSS: {res.get('rss_source', 'wait4 ru_maxrss')}.",
         "",
         "| measurement | fornax | trace-index | fornax ÷ trace-index |",
         "| --- | --- | --- | --- |",
@@ -588,6 +639,9 @@ def report(res: dict) -> str:
         row("`fornax query`", fmt_lat(lk["query"]))
     if "statusline" in lk:
         row("`fornax status --statusline`", fmt_lat(lk["statusline"]))
+    for name, lt in lk.get("usage", {}).items():
+        if isinstance(lt, dict):
+            row(f"`fornax usage {name} --json` ({lk['usage'].get('usage_rows')} model calls)", fmt_lat(lt))
     big = fx.get("lookups_big")
     if big:
         n = fx["grown"]["items_after"]
@@ -637,7 +691,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fornax", required=True, help="path of the fornax binary")
     ap.add_argument("--fornax-hook", help="path of the fornax-hook binary (default: next to --fornax, when there)")
-    ap.add_argument("--only", choices=["hooks"], help="measure only this part (no corpus, no trace-index)")
+    ap.add_argument("--only", choices=["hooks", "usage"], help="measure only this part, without trace-index: hooks (no corpus), usage (one scan of the corpus, kept for later runs, then `fornax usage`)")
     ap.add_argument("--size", type=gen_corpus.parse_size, default=gen_corpus.parse_size("64MiB"))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--runs", type=int, default=5)
@@ -658,6 +712,8 @@ def main() -> int:
         return 2
     if args.only == "hooks":
         return measure_only_hooks(args)
+    if args.only == "usage":
+        return measure_only_usage(args)
     corpus_dir, manifest = ensure_corpus(args.out, args.seed, args.size)
     home = os.path.join(corpus_dir, "home")
     res = base_result(args)
@@ -683,6 +739,7 @@ def base_result(args: argparse.Namespace) -> dict:
         "machine": machine(),
         "runs": args.runs,
         "load": list(os.getloadavg()),
+        "rss_source": RSS_SOURCE,
         "fornax": {},
     }
 
@@ -704,6 +761,44 @@ def measure_only_hooks(args: argparse.Namespace) -> int:
         return 1
     text = hooks_report(res)
     with open(os.path.join(args.out, "report-hooks.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    print(text)
+    return 0
+
+
+def measure_only_usage(args: argparse.Namespace) -> int:
+    """`fornax usage` on an index of the corpus: scanned once (the index is kept in
+    OUT/fornax-home-usage-SIZE-sSEED and reused while its corpus is), then each report timed."""
+    corpus_dir, manifest = ensure_corpus(args.out, args.seed, args.size)
+    res = base_result(args)
+    res["corpus"] = manifest
+    fx = Fornax(os.path.abspath(args.fornax), os.path.join(args.out, f"fornax-home-usage-{args.size}-s{args.seed}"))
+    try:
+        if not os.path.exists(os.path.join(fx.home, "fornax.db")):
+            fx.reset()
+            s = fx("scan", os.path.join(corpus_dir, "home"), "--json")
+            res["scan"] = {"wall_s": s.wall, "cpu_s": s.user + s.sys, "peak_rss_mb": s.rss_kb / 1024}
+            log(f"fornax scan for usage: {s.wall:.1f}s, {s.rss_kb / 1024:.1f} MB peak")
+        res["fornax"]["usage"] = measure_usage(fx, args.lookup_reps)
+    except CommandFailed as e:
+        log(f"FAILED: {e}")
+        return 1
+    res["load_end"] = list(os.getloadavg())
+    with open(os.path.join(args.out, "results-usage.json"), "w", encoding="utf-8") as f:
+        json.dump(res, f, indent=2)
+    u = res["fornax"]["usage"]
+    lines = [
+        f"## `fornax usage` {res['date']} — corpus {manifest['bytes'] / 1e6:.1f} MB (seed {manifest['seed']}), {u.get('usage_rows')} model calls in the index",
+        "",
+        f"Load average (1 min) at start {res['load'][0]:.1f}, at end {res['load_end'][0]:.1f} on {os.cpu_count()} CPUs. Commit `{res['commit']}`, {res['machine']}.",
+        "",
+        "| report | latency |",
+        "| --- | --- |",
+    ]
+    lines += [f"| `fornax usage {k} --json` | {fmt_lat(v)} |" for k, v in u.items() if isinstance(v, dict)]
+    lines.append("")
+    text = "\n".join(lines)
+    with open(os.path.join(args.out, "report-usage.md"), "w", encoding="utf-8") as f:
         f.write(text)
     print(text)
     return 0

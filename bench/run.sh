@@ -2,7 +2,7 @@
 # Fornax performance harness.
 #
 #   bench/run.sh [--smoke] [--size 64MiB|1GiB|...] [--runs N] [--seed N] [--hooks N]
-#                [--scale-items N] [--no-trace-index] [--debug] [--only hooks]
+#                [--scale-items N] [--no-trace-index] [--debug] [--only hooks|usage]
 #
 # Builds `fornax` and `fornax-hook` (release; --smoke uses the dev build CI already has),
 # generates the seeded corpus under bench/out/ (reused when present), measures cold scan, warm
@@ -14,7 +14,8 @@
 #
 # --smoke: tiny corpus, 1 run, 20 hook calls, no trace-index; a check that every command
 # works, with no thresholds. --only hooks: the hook latency alone (no corpus, no trace-index),
-# to bench/out/report-hooks.md. Exits non-zero only when a command fails.
+# to bench/out/report-hooks.md. --only usage: `fornax usage` on an index of the corpus (scanned
+# once and kept), to bench/out/report-usage.md. Exits non-zero only when a command fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
     --no-trace-index) trace=skip ;;
     --debug) profile=dev ;;
     --only) only="$2"; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -44,10 +45,10 @@ fi
 
 target_dir="${CARGO_TARGET_DIR:-target}"
 if [ "$profile" = release ]; then
-  cargo build --release -p fornax-cli -p fornax-hook
+  cargo build --release -p fornax-cli  # both binaries: fornax and fornax-hook
   bin="$target_dir/release/fornax"
 else
-  cargo build -p fornax-cli -p fornax-hook
+  cargo build -p fornax-cli
   bin="$target_dir/debug/fornax"
 fi
 

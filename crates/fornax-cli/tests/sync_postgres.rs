@@ -1,4 +1,5 @@
 #![allow(clippy::print_stderr)] // a skipped check says why
+#![cfg(feature = "postgres")] // `cargo test -p fornax-cli --features postgres --test sync_postgres`
 //! `fornax sync` against a real PostgreSQL (`FORNAX_TEST_PG`, a throwaway cluster `.ci/run`
 //! starts): a first push, a second push that writes nothing, an append that writes only the new
 //! rows, two machines with the same session id, a killed push resumed, the team views, and the

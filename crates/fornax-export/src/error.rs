@@ -15,6 +15,7 @@ pub enum ExportError {
     Endpoint { endpoint: String, detail: String },
     #[error("cursor file {path} is unreadable: {detail}")]
     Cursor { path: PathBuf, detail: String },
+    #[cfg(feature = "postgres")]
     #[error("PostgreSQL at {url}: {source}")]
     Postgres {
         url: String,

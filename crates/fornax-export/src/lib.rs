@@ -1,5 +1,5 @@
 //! Ways out of the store: OpenTelemetry traces ([`otlp`]), a PostgreSQL mirror for a team
-//! ([`postgres`]), and files people share ([`files`]: Markdown, one self-contained HTML page,
+//! (`postgres`, with the `postgres` feature), and files people share ([`files`]: Markdown, one self-contained HTML page,
 //! canonical JSONL with a versioned JSON Schema).
 //!
 //! # Invariants
@@ -16,6 +16,7 @@ pub mod error;
 pub mod files;
 pub mod model;
 pub mod otlp;
+#[cfg(feature = "postgres")]
 pub mod postgres;
 
 pub use error::ExportError;

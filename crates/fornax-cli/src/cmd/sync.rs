@@ -1,15 +1,16 @@
-//! `fornax sync postgres://…`: mirror the store into a team's PostgreSQL.
-
-use std::time::Duration;
+//! `fornax sync postgres://…`: mirror the store into a team's PostgreSQL. The client is the
+//! `postgres` feature; a build without it keeps the command and says how to get it.
 
 use clap::Args;
-use fornax_export::postgres::{self, SyncOptions};
 
 use crate::error::CliError;
 use crate::home::Context;
+#[cfg(feature = "postgres")]
 use crate::output;
 
 #[derive(Debug, Args)]
+// Without the mirror the arguments are parsed (the command line stays the same) but not read.
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
 pub struct SyncArgs {
     /// A PostgreSQL connection string (`postgres://user@host/db`, or `host=/socket/dir dbname=x`).
     #[arg(env = "FORNAX_SYNC_URL")]
@@ -36,7 +37,20 @@ pub struct SyncArgs {
     pub interval: u64,
 }
 
+#[cfg(not(feature = "postgres"))]
+pub fn run(_ctx: &Context, _args: SyncArgs) -> Result<(), CliError> {
+    Err(
+        CliError::usage("this fornax was built without the PostgreSQL mirror").with_hint(
+            "reinstall with it: cargo install --path crates/fornax-cli --features postgres",
+        ),
+    )
+}
+
+#[cfg(feature = "postgres")]
 pub fn run(ctx: &Context, args: SyncArgs) -> Result<(), CliError> {
+    use fornax_export::postgres::{self, SyncOptions};
+    use std::time::Duration;
+
     let opts = SyncOptions {
         machine: args.machine.clone().unwrap_or_else(hostname),
         user: args
@@ -76,6 +90,7 @@ pub fn run(ctx: &Context, args: SyncArgs) -> Result<(), CliError> {
     }
 }
 
+#[cfg(feature = "postgres")]
 fn hostname() -> String {
     std::fs::read_to_string("/etc/hostname")
         .ok()

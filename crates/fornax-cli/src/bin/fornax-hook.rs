@@ -6,8 +6,8 @@
 //!
 //! # Invariants
 //!
-//! * A binary only: no library, no crate depends on this one, and it depends on `fornax-live`
-//!   alone (a tidy test checks both).
+//! * A second binary of `fornax-cli` (one `cargo install` installs both), whose source uses
+//!   `std` and `fornax-live` alone, so it links nothing else (a tidy test checks it).
 //! * Always exits 0 for a hook (2 only for a command line it cannot parse).
 
 use std::ffi::OsString;
