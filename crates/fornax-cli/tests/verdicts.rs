@@ -48,15 +48,6 @@ const PENDING: &[(&str, &str)] = &[
     ("e24-c02", "extraction: several claims in one sentence"),
     ("e26-c01", "extraction: Korean"),
     ("e26-c02", "extraction: Korean"),
-    ("e60-c02", "judgement: a capture of failed results only"),
-    ("e60-c03", "judgement: a capture of failed results only"),
-    ("e61-c01", "judgement: a bare file name under `~`"),
-    ("e61-c02", "judgement: the README is README.md"),
-    ("e61-c03", "judgement: `npm run -s typecheck`"),
-    ("e61-c04", "judgement: the project's `check` script"),
-    ("e61-c05", "extraction: a label number is no count"),
-    ("e62-c02", "judgement: a type-check is not the build"),
-    ("e62-c03", "judgement: the project's `check` script"),
 ];
 
 const VERDICTS: [&str; 5] = [

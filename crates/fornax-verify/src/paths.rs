@@ -131,7 +131,8 @@ pub fn same_file(claimed: &str, observed: &str) -> bool {
     match (a[0] == "~", b[0] == "~") {
         (true, true) => return a == b,
         (true, false) => return under_home(&b, &a[1..]),
-        (false, true) => return under_home(&a, &b[1..]),
+        // A bare file name ("the `a.json` theme") names that file wherever it lies.
+        (false, true) => return under_home(&a, &b[1..]) || (a.len() == 1 && b.ends_with(&a)),
         (false, false) => {}
     }
     let (short, long) = if a.len() <= b.len() {
@@ -139,7 +140,20 @@ pub fn same_file(claimed: &str, observed: &str) -> bool {
     } else {
         (&b, &a)
     };
-    long.ends_with(short)
+    long.ends_with(short) || (a.len() == 1 && doc_named(a[0], b[b.len() - 1]))
+}
+
+/// "The README" is `README.md`: a bare name without an extension names the prose file of that
+/// name.
+fn doc_named(claimed: &str, observed: &str) -> bool {
+    !claimed.contains('.')
+        && observed.rsplit_once('.').is_some_and(|(stem, ext)| {
+            stem.eq_ignore_ascii_case(claimed)
+                && matches!(
+                    ext.to_ascii_lowercase().as_str(),
+                    "md" | "markdown" | "rst" | "txt" | "adoc"
+                )
+        })
 }
 
 /// Whether `path` (absolute, in components) is `<home>/<rest>`.
@@ -537,6 +551,10 @@ mod tests {
             "/srv/app/.pi/themes/a.json"
         ));
         assert!(!same_file("~/.pi/themes/a.json", ".pi/themes/a.json"));
+        assert!(same_file("a.json", "~/.pi/themes/a.json"));
+        assert!(same_file("README", "packages/app/README.md"));
+        assert!(!same_file("README", "packages/app/README.rs"));
+        assert!(!same_file(".pi/themes/a.json", "~/.pi/themes/b.json"));
         assert!(!same_file("src/util.py", "src/other.py"));
     }
 

@@ -332,6 +332,45 @@ static COUNT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(\d+)\s+(?:[a-z][\w-]*\s+){0,2}?(?:(?:tests?|specs?|examples?|cases?|checks?|assertions?)\s+)?(?:passed|passing|pass|passes|ok|succeeded|green)\b|\b(?:passed|passing|pass)\s*[:=]\s*(\d+)\b")
         .expect("valid regex")
 });
+/// Whether the number right after `before` is a label ("Task 60", "step 3", "#12"), not
+/// a count of tests.
+fn labels_something(before: &str) -> bool {
+    if before.ends_with('#') {
+        return true;
+    }
+    let word = before
+        .trim_end()
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    matches!(
+        word,
+        "task"
+            | "step"
+            | "phase"
+            | "issue"
+            | "ticket"
+            | "item"
+            | "pr"
+            | "milestone"
+            | "part"
+            | "stage"
+            | "line"
+            | "section"
+            | "chapter"
+            | "version"
+            | "round"
+            | "iteration"
+            | "day"
+            | "week"
+            | "sprint"
+            | "story"
+            | "epic"
+            | "bug"
+            | "number"
+    ) && before.ends_with(char::is_whitespace)
+}
+
 static ZERO_FAILED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(?:0|no|zero)\s+(?:test\s+|tests\s+)?(?:failed|failures?|failing)\b|\bnone\s+(?:of\s+them\s+)?failed\b|\bnothing\s+failed\b|\bwithout\s+(?:any\s+)?(?:test\s+)?failures?\b|\b(?:failed|failures?)\s*[:=]\s*0\b")
         .expect("valid regex")
@@ -530,8 +569,9 @@ impl Doc<'_> {
         }
         if count.is_none() {
             count = COUNT
-                .captures(hay)
-                .and_then(|c| c.get(1).or(c.get(2)))
+                .captures_iter(hay)
+                .filter_map(|c| c.get(1).or(c.get(2)))
+                .find(|n| !labels_something(&hay[..n.start()]))
                 .and_then(|n| n.as_str().parse().ok());
         }
         let none_failed = ZERO_FAILED.is_match(hay);

@@ -43,11 +43,18 @@ pub(crate) fn package_script_use(pm: &str, args: &[&str]) -> Option<Use> {
     let rest = args.get(i + 1..).unwrap_or(&[]);
     let mut class = match sub {
         "test" | "t" | "tst" => script_use(pm, "test", rest),
-        "run" | "run-script" | "rs" => script_use(
-            pm,
-            rest.first().copied().unwrap_or(""),
-            rest.get(1..).unwrap_or(&[]),
-        ),
+        "run" | "run-script" | "rs" => {
+            // Options may come before the script's name: `npm run -s typecheck`.
+            let mut j = 0;
+            while let Some(a) = rest.get(j).filter(|a| a.starts_with('-') && **a != "--") {
+                j += if valued.contains(a) { 2 } else { 1 };
+            }
+            script_use(
+                pm,
+                rest.get(j).copied().unwrap_or(""),
+                rest.get(j + 1..).unwrap_or(&[]),
+            )
+        }
         // yarn and pnpm run scripts without `run` unless the name is a builtin.
         "install" | "i" | "ci" | "add" | "remove" | "uninstall" | "update" | "upgrade" | "init"
         | "create" | "publish" | "pack" | "link" | "exec" | "dlx" | "why" | "list" | "ls"

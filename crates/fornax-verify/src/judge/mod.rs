@@ -85,7 +85,7 @@ fn finding(claim: &Claim, verdict: Verdict, reason: Reason, evidence: Vec<String
 /// Judges one claim.
 pub fn judge(claim: &Claim, obs: &Observations, at: Moment<'_>) -> Finding {
     let v = Verdicts { claim, obs, at };
-    match claim.subject {
+    let f = match claim.subject {
         ClaimSubject::TestResult => v.check(CommandKind::Test),
         ClaimSubject::BuildResult => v.check(CommandKind::Build),
         ClaimSubject::LintResult => v.check(CommandKind::Lint),
@@ -95,7 +95,8 @@ pub fn judge(claim: &Claim, obs: &Observations, at: Moment<'_>) -> Finding {
         ClaimSubject::FileDeleted => v.file_deleted(),
         ClaimSubject::GitCommit => v.git_commit(),
         ClaimSubject::GitPush => v.git_push(),
-    }
+    };
+    v.seen_through_failures_only(f)
 }
 
 fn when(pos: usize, at: &Option<String>) -> When {
@@ -183,6 +184,33 @@ impl Verdicts<'_> {
             })
             .min_by_key(|c| c.pos)
     }
+    /// In a capture of failed results only, absence says nothing (the success the claim needs
+    /// could not appear: UNAVAILABLE) and a failure is not the last word (a later success would
+    /// be invisible: REVIEW). A command claim keeps its absence when calls are captured apart
+    /// from their results.
+    fn seen_through_failures_only(&self, f: Finding) -> Finding {
+        let o = &self.obs.observability;
+        if !o.only_failures_captured {
+            return f;
+        }
+        let absence_visible =
+            self.claim.subject == ClaimSubject::CommandExecuted && o.calls_without_output;
+        match f.verdict {
+            Verdict::Unverified if !absence_visible => self.make(
+                Verdict::Unavailable,
+                Reason::OnlyFailuresCaptured { failure: None },
+                f.evidence,
+            ),
+            Verdict::Contradicted => self.make(
+                Verdict::Review,
+                Reason::OnlyFailuresCaptured {
+                    failure: Some(Box::new(f.reason)),
+                },
+                f.evidence,
+            ),
+            _ => f,
+        }
+    }
     fn unavailable_outputs(&self, relevant_calls: bool) -> Option<Finding> {
         let o = &self.obs.observability;
         if o.outputs_unobservable() && (relevant_calls || o.calls_unobservable() || !o.any_call) {
@@ -226,6 +254,9 @@ impl Verdicts<'_> {
             .and_then(|t| t.prose.first().copied())
             .filter(|p| commands::classify_command(p).kind == kind);
         let claim_scope = suite_scope(&self.claim.text.to_ascii_lowercase());
+        // "The build" is the build: a run that only type-checks (`tsc --noEmit`, a `typecheck`
+        // script) bears on a typecheck claim, not on it.
+        let says_types = mentions_types(&self.claim.text);
         let checks: Vec<(&Run, Option<usize>)> = visible
             .iter()
             .copied()
@@ -239,8 +270,16 @@ impl Verdicts<'_> {
             .filter(|r| bare.is_none_or(|b| !runs_tool_of(b, r) || covers_claimed(b, r)))
             .filter_map(|r| {
                 let runner = r.summary.as_ref().map(|s| tool_family(&s.runner));
-                let class = r.classes.iter().find(|(_, c)| {
-                    c.kind == kind && tool_fits(tool, c.tool.as_deref(), c.wrapper, runner)
+                let class = r.classes.iter().find(|(i, c)| {
+                    c.kind == kind
+                        && tool_fits(tool, c.tool.as_deref(), c.wrapper, runner)
+                        && (kind != CommandKind::Build
+                            || says_types
+                            || tool.is_some()
+                            || !r
+                                .invocations
+                                .get(*i)
+                                .is_some_and(|inv| only_typechecks(inv, c)))
                 });
                 match class {
                     Some((i, _)) => Some((r, Some(*i))),
@@ -526,9 +565,48 @@ impl Verdicts<'_> {
     fn no_command(&self) -> Finding {
         self.make(Verdict::Unverified, Reason::NoCommand, Vec::new())
     }
+    /// "All checks pass", naming no command: the project's `check` script or task is what
+    /// "the checks" are (`npm run check`, `pnpm check`, `make check`).
+    fn check_script_runs(&self) -> Vec<(&Run, Option<usize>)> {
+        let lower = self.claim.text.to_lowercase();
+        let says_checks = lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w == "checks" || w == "check");
+        if !says_checks {
+            return Vec::new();
+        }
+        self.obs
+            .runs
+            .iter()
+            .filter(|r| self.sees(&r.session, r.pos))
+            .filter_map(|r| {
+                r.classes
+                    .iter()
+                    .find(|(_, c)| {
+                        c.wrapper
+                            && c.tool
+                                .as_deref()
+                                .and_then(|t| t.split_once(':'))
+                                .is_some_and(|(_, task)| task == "check")
+                    })
+                    .map(|(i, _)| (r, Some(*i)))
+            })
+            .collect()
+    }
     fn command_succeeded(&self) -> Finding {
         let Some(cmd) = self.claim.target.command.clone() else {
-            return self.no_command();
+            let relevant = self.check_script_runs();
+            if relevant.is_empty() {
+                return self.no_command();
+            }
+            if let Some(f) = self.unavailable_outputs(true) {
+                return f;
+            }
+            let relevant = match self.drop_not_started(relevant, CheckKind::Command) {
+                Ok(r) => r,
+                Err(f) => return *f,
+            };
+            return self.latest_fresh(relevant, Some(CommandKind::Test), false);
         };
         let relevant = self.command_runs(&cmd);
         if let Some(f) = self.unavailable_outputs(!relevant.is_empty()) {
@@ -617,6 +695,37 @@ fn suite_scope(lower: &str) -> Option<Scope> {
     } else {
         None
     }
+}
+
+/// Whether a build claim is about type-checking ("typecheck clean", "no type errors", "tsc").
+fn mentions_types(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    [
+        "typecheck",
+        "type-check",
+        "type check",
+        "types",
+        "type error",
+        "typing",
+        "tsc",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
+/// A build-class invocation that only type-checks: `tsc --noEmit`, a `typecheck` or
+/// `check-types` script.
+fn only_typechecks(inv: &fornax_types::Invocation, class: &commands::CommandClass) -> bool {
+    let Some(tool) = class.tool.as_deref() else {
+        return false;
+    };
+    if tool == "tsc" {
+        return inv.argv.iter().any(|a| a == "--noEmit");
+    }
+    tool.split_once(':').is_some_and(|(_, task)| {
+        task.split([':', '-', '_'])
+            .any(|p| matches!(p, "typecheck" | "types" | "tsc"))
+    })
 }
 
 /// Test runners that compile the code before running it.
