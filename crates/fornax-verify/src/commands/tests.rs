@@ -248,6 +248,13 @@ fn claimed_commands_name_actual_ones() {
         &parse_invocations("cargo test --workspace")
     ));
     assert!(!names_command("", &actual));
+    let opened = parse_invocations("code /home/al/app/src/core/system-prompt.ts");
+    assert!(names_command("code system-prompt.ts", &opened));
+    assert!(!names_command("code prompt.ts", &opened));
+    assert!(!names_command(
+        "pytest tests/test_a.py",
+        &parse_invocations("pytest tests/unit/test_a.py")
+    ));
 }
 
 #[test]
