@@ -697,7 +697,8 @@ fn suite_scope(lower: &str) -> Option<Scope> {
     }
 }
 
-/// Whether a build claim is about type-checking ("typecheck clean", "no type errors", "tsc").
+/// Whether a build claim is about type-checking or compiling ("typecheck clean", "no type
+/// errors", "it compiles"): a type-checker run is the compiler's verdict on those.
 fn mentions_types(text: &str) -> bool {
     let lower = text.to_lowercase();
     [
@@ -708,6 +709,7 @@ fn mentions_types(text: &str) -> bool {
         "type error",
         "typing",
         "tsc",
+        "compil",
     ]
     .iter()
     .any(|w| lower.contains(w))
