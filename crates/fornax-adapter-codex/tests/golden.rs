@@ -4,14 +4,14 @@
 use std::path::Path;
 
 use fornax_adapter_codex::{descriptors, CodexAdapter, CodexHistoryAdapter, HISTORY_ADAPTER};
-use fornax_adapter_conformance::{check_adapter, load_fixtures, replay};
-use fornax_types::{AgentAdapter, IngestMessage, NativeRecord, RecordRef, SourceId};
+use fornax_adapter_conformance::{
+    check_adapter, check_checkpoint_resume, check_recognition, golden_fixtures, replay,
+};
+use fornax_types::AgentAdapter;
 
 fn fixtures() -> Vec<(String, fornax_adapter_conformance::Fixture)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let fixtures = load_fixtures(&dir).expect("fixtures load");
-    assert!(fixtures.len() >= 10, "expected the golden fixture set");
-    fixtures
+    golden_fixtures(&dir, 10).unwrap()
 }
 
 #[test]
@@ -39,18 +39,7 @@ fn golden_fixtures_replay_to_their_snapshots() {
         } else {
             replay(&mut CodexAdapter::default(), &fixture)
         };
-        if name.starts_with("unrecognized_future_") {
-            assert!(
-                !replayed.unrecognized().is_empty(),
-                "{name} must come back Unrecognized"
-            );
-        } else {
-            assert!(
-                replayed.unrecognized().is_empty(),
-                "{name}: {:?}",
-                replayed.unrecognized()
-            );
-        }
+        check_recognition(&name, &replayed).unwrap();
         insta::assert_json_snapshot!(name, replayed.to_snapshot());
     }
 }
@@ -104,34 +93,10 @@ fn checkpoint_and_resume_continue_where_reading_stopped() {
         if is_history(&fixture) {
             continue;
         }
-        let hint = fixture.session_hint.clone().unwrap_or_default();
-        let source = SourceId::new("resume");
-        let run =
-            |adapter: &mut CodexAdapter, range: std::ops::Range<usize>| -> Vec<IngestMessage> {
-                let mut out = Vec::new();
-                for i in range {
-                    let record = RecordRef::new(source.clone(), i as u64);
-                    let native = NativeRecord::new(&record, &fixture.native_events[i]);
-                    out.extend(adapter.normalize(&hint, &native).messages());
-                }
-                out
-            };
         let n = fixture.native_events.len();
-        let mut whole = CodexAdapter::default();
-        let expected = run(&mut whole, 0..n);
-        for split in [n / 3, n / 2, n.saturating_sub(1)] {
-            let mut first = CodexAdapter::default();
-            let mut got = run(&mut first, 0..split);
-            let snapshot = first.checkpoint().expect("checkpoint");
-            let text = serde_json::to_string(&snapshot).expect("checkpoint serializes");
-            let mut second = CodexAdapter::default();
-            assert!(
-                second.resume(&serde_json::from_str(&text).unwrap()),
-                "{name}: resume refused"
-            );
-            got.extend(run(&mut second, split..n));
-            assert_eq!(got, expected, "{name}: resumed at {split} differs");
-        }
+        let make = || -> Box<dyn AgentAdapter> { Box::new(CodexAdapter::default()) };
+        check_checkpoint_resume(&make, &name, &fixture, &[n / 3, n / 2, n.saturating_sub(1)])
+            .unwrap();
     }
 }
 

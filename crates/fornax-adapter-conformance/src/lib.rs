@@ -15,9 +15,11 @@
 //! * Generic: it names no concrete adapter and no provider-specific field.
 
 mod fixtures;
+mod golden;
 mod properties;
 mod tree;
 
 pub use fixtures::{load_fixtures, replay, shared_dir, Fixture, FixtureError, Replay, ReplayStep};
+pub use golden::{check_checkpoint_resume, check_recognition, golden_fixtures};
 pub use properties::{check_adapter, check_robustness, Report, Violation};
 pub use tree::check_document_tree;

@@ -5,18 +5,18 @@
 
 use std::path::PathBuf;
 
-use fornax_adapter_conformance::{check_adapter, load_fixtures, replay, Fixture};
+use fornax_adapter_conformance::{
+    check_adapter, check_checkpoint_resume, check_recognition, golden_fixtures, replay, Fixture,
+};
 use fornax_adapter_copilot::{
     descriptors, is_copilot_event, is_copilot_hook, CopilotEventsAdapter, CopilotHookAdapter,
     EVENTS_ADAPTER, HOOK_ADAPTER,
 };
-use fornax_types::{AgentAdapter, IngestMessage, NativeRecord, RecordRef, SourceId};
+use fornax_types::AgentAdapter;
 
 fn fixtures() -> Vec<(String, Fixture)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let fixtures = load_fixtures(&dir).expect("fixtures load");
-    assert!(fixtures.len() >= 6, "expected the golden fixture set");
-    fixtures
+    golden_fixtures(&dir, 6).unwrap()
 }
 
 fn adapter_for(fixture: &Fixture) -> Box<dyn AgentAdapter> {
@@ -32,15 +32,7 @@ fn fixtures_replay_to_their_snapshots() {
     for (name, fixture) in fixtures() {
         assert_eq!(fixture.provider, "copilot", "{name}");
         let replayed = replay(adapter_for(&fixture).as_mut(), &fixture);
-        if name.starts_with("unrecognized_future_") {
-            assert!(!replayed.unrecognized().is_empty(), "{name}");
-        } else {
-            assert!(
-                replayed.unrecognized().is_empty(),
-                "{name}: {:?}",
-                replayed.unrecognized()
-            );
-        }
+        check_recognition(&name, &replayed).unwrap();
         insta::assert_json_snapshot!(name, replayed.to_snapshot());
     }
 }
@@ -68,39 +60,13 @@ fn each_transport_sniffs_only_its_own_records() {
     }
 }
 
-fn run(
-    adapter: &mut dyn AgentAdapter,
-    fixture: &Fixture,
-    range: std::ops::Range<usize>,
-) -> Vec<IngestMessage> {
-    let hint = fixture.session_hint.clone().unwrap_or_default();
-    let source = SourceId::new("resume");
-    let mut out = Vec::new();
-    for i in range {
-        let record = RecordRef::new(source.clone(), i as u64);
-        let native = NativeRecord::new(&record, &fixture.native_events[i]);
-        out.extend(adapter.normalize(&hint, &native).messages());
-    }
-    out
-}
-
-/// Reading in two halves with a checkpoint between gives the messages of one pass (the
-/// end-of-input messages aside, which depend on where reading stopped).
+/// Reading in two parts with a checkpoint between gives the messages of one pass.
 #[test]
 fn checkpoint_and_resume_continue_where_reading_stopped() {
     for (name, fixture) in fixtures() {
         let n = fixture.native_events.len();
-        let expected = run(adapter_for(&fixture).as_mut(), &fixture, 0..n);
-        for split in [1, n / 2, n - 1] {
-            let mut first = adapter_for(&fixture);
-            let mut got = run(first.as_mut(), &fixture, 0..split);
-            let snapshot: serde_json::Value =
-                serde_json::from_str(&first.checkpoint().expect("checkpoint").to_string()).unwrap();
-            let mut second = adapter_for(&fixture);
-            assert!(second.resume(&snapshot), "{name}: resume refused");
-            got.extend(run(second.as_mut(), &fixture, split..n));
-            assert_eq!(got, expected, "{name}: resumed at {split} differs");
-        }
+        let make = || adapter_for(&fixture);
+        check_checkpoint_resume(&make, &name, &fixture, &[1, n / 2, n - 1]).unwrap();
         let mut a = adapter_for(&fixture);
         assert!(!a.resume(&serde_json::json!({"format": 99, "state": {}})));
         assert!(!a.resume(&serde_json::Value::Null));

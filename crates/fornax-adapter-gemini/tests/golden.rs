@@ -4,7 +4,9 @@
 
 use std::path::PathBuf;
 
-use fornax_adapter_conformance::{check_adapter, load_fixtures, replay, Fixture};
+use fornax_adapter_conformance::{
+    check_adapter, check_recognition, golden_fixtures, replay, Fixture,
+};
 use fornax_adapter_gemini::{
     is_gemini_chat_document, is_gemini_jsonl_record, GeminiAdapter, GEMINI_CHAT_JSON,
     GEMINI_CHAT_JSONL,
@@ -12,9 +14,7 @@ use fornax_adapter_gemini::{
 
 fn fixtures() -> Vec<(String, Fixture)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let fixtures = load_fixtures(&dir).expect("fixtures load");
-    assert!(!fixtures.is_empty(), "no fixtures in {}", dir.display());
-    fixtures
+    golden_fixtures(&dir, 1).unwrap()
 }
 
 #[test]
@@ -22,18 +22,7 @@ fn fixtures_replay_to_their_snapshots() {
     for (name, fixture) in fixtures() {
         assert_eq!(fixture.provider, "gemini", "{name}");
         let replay = replay(&mut GeminiAdapter::default(), &fixture);
-        if name.starts_with("unrecognized_future_") {
-            assert!(
-                !replay.unrecognized().is_empty(),
-                "{name} must come back Unrecognized"
-            );
-        } else {
-            assert!(
-                replay.unrecognized().is_empty(),
-                "{name}: {:?}",
-                replay.unrecognized()
-            );
-        }
+        check_recognition(&name, &replay).unwrap();
         insta::assert_json_snapshot!(name, replay.to_snapshot());
     }
 }

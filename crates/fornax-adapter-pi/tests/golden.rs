@@ -4,14 +4,14 @@
 
 use std::path::PathBuf;
 
-use fornax_adapter_conformance::{check_adapter, load_fixtures, replay, Fixture};
+use fornax_adapter_conformance::{
+    check_adapter, check_recognition, golden_fixtures, replay, Fixture,
+};
 use fornax_adapter_pi::{is_pi_record, PiAdapter, PI_SESSION};
 
 fn fixtures() -> Vec<(String, Fixture)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let fixtures = load_fixtures(&dir).expect("fixtures load");
-    assert!(!fixtures.is_empty(), "no fixtures in {}", dir.display());
-    fixtures
+    golden_fixtures(&dir, 1).unwrap()
 }
 
 #[test]
@@ -20,18 +20,7 @@ fn fixtures_replay_to_their_snapshots() {
         assert_eq!(fixture.provider, "pi", "{name}");
         assert_eq!(fixture.adapter.as_deref(), Some(PI_SESSION), "{name}");
         let replay = replay(&mut PiAdapter::default(), &fixture);
-        if name.starts_with("unrecognized_future_") {
-            assert!(
-                !replay.unrecognized().is_empty(),
-                "{name} must come back Unrecognized"
-            );
-        } else {
-            assert!(
-                replay.unrecognized().is_empty(),
-                "{name}: {:?}",
-                replay.unrecognized()
-            );
-        }
+        check_recognition(&name, &replay).unwrap();
         insta::assert_json_snapshot!(name, replay.to_snapshot());
     }
 }

@@ -5,7 +5,6 @@
 //! Exit codes: 0 on success; 1 when `cap run`'s result is not ok or `cap doctor` found errors.
 //! Usage and lookup failures are `Err(CapError)`; the binary chooses their exit code.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -22,6 +21,11 @@ use crate::layout::{Layout, TOOLSPACE_ENV, WORKSPACE_ENV};
 use crate::lifecycle::{self, Direction};
 use crate::manifest::LifecycleState;
 use crate::policy::{self, PolicyContext};
+use crate::report::{
+    ArgumentSpec, CapReport, InitReport, InspectReport, InspectedAdapters, LifecycleReport,
+    ListReport, ListedCapability, RunReport, TrustListReport, TrustRecordState, TrustReport,
+    TrustState, TrustedFile, UntrustReport,
+};
 use crate::scaffold;
 use crate::trust::{TrustInput, TrustMode, TrustStore};
 
@@ -125,7 +129,7 @@ pub struct CapEnv {
     /// `FORNAX_TOOLSPACE`: the default toolspace for shorthand resolution.
     pub toolspace: Option<String>,
     pub cwd: PathBuf,
-    /// `--json`: only affects what [`CommandOutput::human`] holds, never the JSON.
+    /// `--json`: the binary prints JSON. Commands return the JSON and the typed report either way.
     pub json: bool,
     pub history: Option<Arc<dyn History>>,
     /// Where MCP-started runs deliver evidence (CLI runs return it in [`CommandOutput`]).
@@ -210,12 +214,12 @@ impl CapEnv {
     }
 }
 
-/// What a command produced. The binary prints `json` (with `--json`) or `human`, stores
-/// `evidence`, and exits with `exit_code`.
+/// What a command produced. The binary prints `json` (with `--json`) or renders `report`,
+/// stores `evidence`, and exits with `exit_code`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CommandOutput {
     pub json: Value,
-    pub human: String,
+    pub report: CapReport,
     pub exit_code: i32,
     /// Evidence of processes a `cap run` spawned, for the binary to store.
     pub evidence: Vec<Evidence>,
@@ -227,10 +231,10 @@ pub struct CommandOutput {
 }
 
 impl CommandOutput {
-    fn new(json: Value, human: String) -> Self {
+    fn new(json: Value, report: CapReport) -> Self {
         CommandOutput {
             json,
-            human,
+            report,
             exit_code: 0,
             evidence: Vec::new(),
             recheck: None,
@@ -288,8 +292,10 @@ pub fn execute(cmd: CapCommand, env: &CapEnv) -> Result<CommandOutput, CapError>
         CapCommand::Untrust { path } => untrust(env, path.as_deref()),
         CapCommand::Doctor => {
             let report = DoctorReport::from_runtime(&env.runtime());
-            let mut out = CommandOutput::new(report.to_json(), report.human());
-            out.exit_code = i32::from(report.has_errors());
+            let json = report.to_json();
+            let errors = report.has_errors();
+            let mut out = CommandOutput::new(json, CapReport::Doctor(Box::new(report)));
+            out.exit_code = i32::from(errors);
             Ok(out)
         }
     }
@@ -329,36 +335,22 @@ fn list(
             })
         })
         .collect();
-    let width = shown.iter().map(|c| c.manifest.id.len()).max().unwrap_or(0);
-    let mut human = String::new();
-    for c in &shown {
-        let _ = writeln!(
-            human,
-            "{:<width$}  {:<8}  {}",
-            c.manifest.id,
-            c.manifest.lifecycle_state.as_str(),
-            c.manifest.summary
-        );
-    }
-    if shown.is_empty() {
-        let _ = writeln!(human, "no capabilities");
-    }
-    if hidden > 0 {
-        let _ = writeln!(
-            human,
-            "{hidden} not active and hidden: use --all to show them"
-        );
-    }
     let rejected = rt.registry.rejected.len();
-    if rejected > 0 {
-        let _ = writeln!(
-            human,
-            "{rejected} manifest(s) rejected: run `fornax cap doctor`"
-        );
-    }
+    let report = ListReport {
+        shown: shown
+            .iter()
+            .map(|c| ListedCapability {
+                id: c.manifest.id.clone(),
+                lifecycle: c.manifest.lifecycle_state,
+                summary: c.manifest.summary.clone(),
+            })
+            .collect(),
+        hidden,
+        rejected,
+    };
     Ok(CommandOutput::new(
         json!({"capabilities": items, "hidden": hidden, "rejected": rejected}),
-        human,
+        CapReport::List(report),
     ))
 }
 
@@ -388,80 +380,65 @@ fn inspect(
         "adapterError": adapter_error,
         "policies": policy::report_json(&report),
     });
-    let mut human = String::new();
-    let _ = writeln!(human, "{}  ({})", m.id, m.lifecycle_state);
-    let _ = writeln!(human, "  {}", m.summary);
-    let _ = writeln!(human, "  origin: {}", cap.origin.describe());
-    let _ = writeln!(human, "  provider: {}  owner: {}", m.provider, m.owner);
-    match &adapter_error {
-        Some(e) => {
-            let _ = writeln!(human, "  adapters: error: {e}");
-        }
-        None => {
-            let _ = writeln!(
-                human,
-                "  type adapter: {} ({})",
-                m.adapter_type,
-                type_json["provenance"]["path"]
-                    .as_str()
-                    .unwrap_or("built-in")
-            );
-            if let Some(p) = &provider_json {
-                let _ = writeln!(
-                    human,
-                    "  provider adapter: {} ({})",
-                    p["name"].as_str().unwrap_or_default(),
-                    p["provenance"]["path"].as_str().unwrap_or("built-in")
-                );
-            }
-        }
-    }
-    let _ = writeln!(human, "  sideEffects: {}", m.side_effects.join(", "));
-    let _ = writeln!(
-        human,
-        "  policies: {}",
-        if m.policies.is_empty() {
-            "(none)".to_string()
-        } else {
-            policy::parse_specs(&m.policies)
-                .iter()
-                .map(|p| p.name.clone())
-                .collect::<Vec<_>>()
-                .join(", ")
-        }
-    );
-    for e in &report.errors {
-        let _ = writeln!(human, "  policy error: {e}");
-    }
-    for w in &report.warnings {
-        let _ = writeln!(human, "  policy warning: {w}");
-    }
-    if let Some(props) = m.args_schema.get("properties").and_then(Value::as_object) {
-        let required: Vec<&str> = m
-            .args_schema
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        for (name, schema) in props {
-            let _ = writeln!(
-                human,
-                "  arg {name}: {}{}{}",
-                schema.get("type").and_then(Value::as_str).unwrap_or("any"),
-                if required.contains(&name.as_str()) {
-                    " (required)"
-                } else {
-                    ""
-                },
-                schema
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .map(|d| format!(" — {d}"))
-                    .unwrap_or_default()
-            );
-        }
-    }
-    Ok(CommandOutput::new(json, human))
+    let adapters = match &adapter_error {
+        Some(e) => Err(e.to_string()),
+        None => Ok(InspectedAdapters {
+            type_adapter: m.adapter_type.clone(),
+            type_adapter_path: type_json["provenance"]["path"].as_str().map(str::to_string),
+            provider_adapter: provider_json.as_ref().map(|p| {
+                (
+                    p["name"].as_str().unwrap_or_default().to_string(),
+                    p["provenance"]["path"].as_str().map(str::to_string),
+                )
+            }),
+        }),
+    };
+    let required: Vec<&str> = m
+        .args_schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let args = m
+        .args_schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(name, schema)| ArgumentSpec {
+            name: name.clone(),
+            kind: schema
+                .get("type")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            required: required.contains(&name.as_str()),
+            description: schema
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        })
+        .collect();
+    let inspected = InspectReport {
+        id: m.id.clone(),
+        lifecycle: m.lifecycle_state,
+        summary: m.summary.clone(),
+        origin: cap.origin.clone(),
+        provider: m.provider.clone(),
+        owner: m.owner.clone(),
+        adapters,
+        side_effects: m.side_effects.clone(),
+        policies: policy::parse_specs(&m.policies)
+            .iter()
+            .map(|p| p.name.clone())
+            .collect(),
+        policy_errors: report.errors.iter().map(ToString::to_string).collect(),
+        policy_warnings: report.warnings.iter().map(ToString::to_string).collect(),
+        args,
+    };
+    Ok(CommandOutput::new(
+        json,
+        CapReport::Inspect(Box::new(inspected)),
+    ))
 }
 
 /// Parses `--args-json` and `--arg KEY=VALUE` into one argument map (values stay strings;
@@ -546,36 +523,23 @@ fn run(
         },
     );
     let envelope = &outcome.envelope;
-    let mut human = String::new();
-    if envelope.ok {
-        match &envelope.data {
-            Value::String(s) => human.push_str(s),
-            Value::Null => {}
-            other => human.push_str(&serde_json::to_string_pretty(other).unwrap_or_default()),
-        }
-        if !human.ends_with('\n') && !human.is_empty() {
-            human.push('\n');
-        }
-    } else {
-        let _ = writeln!(
-            human,
-            "error: {}",
-            envelope.error.as_deref().unwrap_or("failed")
-        );
-    }
-    for w in envelope
-        .meta
-        .get("warnings")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let _ = writeln!(human, "warning: {}", w.as_str().unwrap_or_default());
-    }
+    let report = RunReport {
+        ok: envelope.ok,
+        data: envelope.data.clone(),
+        error: envelope.error.clone(),
+        warnings: envelope
+            .meta
+            .get("warnings")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|w| w.as_str().unwrap_or_default().to_string())
+            .collect(),
+    };
     let recheck = crate::evidence::recheck_of(&cap.manifest.id, &outcome, RecheckTrigger::Cli);
     Ok(CommandOutput {
         json: envelope.to_json(),
-        human,
+        report: CapReport::Run(report),
         exit_code: if outcome.ok() { 0 } else { 1 },
         evidence: outcome.evidence,
         recheck,
@@ -595,15 +559,10 @@ fn init(env: &CapEnv, what: InitCommand) -> Result<CommandOutput, CapError> {
         } => scaffold::adapter(&layout, &name, &kind, &composes, toolspace.as_deref())?,
         InitCommand::Toolspace { name } => vec![scaffold::toolspace(&layout, &name)?],
     };
-    let mut human = String::new();
-    for p in &paths {
-        let _ = writeln!(human, "created {}", p.display());
-    }
-    let _ = writeln!(
-        human,
-        "hint: it is a draft; edit it, check it with `fornax cap doctor`, promote it deliberately"
-    );
-    Ok(CommandOutput::new(json!({"created": paths}), human))
+    Ok(CommandOutput::new(
+        json!({"created": paths}),
+        CapReport::Init(InitReport { created: paths }),
+    ))
 }
 
 fn change(
@@ -642,19 +601,15 @@ fn change(
         );
         trust.save()?;
     }
-    let verb = if direction == Direction::Promote {
-        "promoted"
-    } else {
-        "demoted"
+    let field = |k: &str| change[k].as_str().unwrap_or_default().to_string();
+    let report = LifecycleReport {
+        direction,
+        id: field("id"),
+        from: field("from"),
+        to: field("to"),
+        path: field("path"),
     };
-    let human = format!(
-        "{verb} {}: {} → {} ({})\n",
-        change["id"].as_str().unwrap_or_default(),
-        change["from"].as_str().unwrap_or_default(),
-        change["to"].as_str().unwrap_or_default(),
-        change["path"].as_str().unwrap_or_default()
-    );
-    Ok(CommandOutput::new(change, human))
+    Ok(CommandOutput::new(change, CapReport::Lifecycle(report)))
 }
 
 fn trust_target(env: &CapEnv, path: Option<&std::path::Path>) -> Result<PathBuf, CapError> {
@@ -705,40 +660,26 @@ fn trust(env: &CapEnv, path: Option<&std::path::Path>) -> Result<CommandOutput, 
     let mut store = TrustStore::load(&layout.home);
     store.trust(&files, &crate::time::rfc3339(std::time::SystemTime::now()));
     store.save()?;
-    let mut human = String::new();
-    if files.is_empty() {
-        let _ = writeln!(human, "nothing to trust under {}", target.display());
-    } else {
-        let _ = writeln!(
-            human,
-            "trusted {} file(s) as they are now (recorded in {}):",
-            files.len(),
-            store.path().display()
-        );
-    }
-    let mut items = Vec::new();
-    for f in &files {
-        let what = describe_trusted(&f.path);
-        let _ = writeln!(
-            human,
-            "  {}  {}{}",
-            f.path.display(),
-            f.hash,
-            what.as_deref()
-                .map(|w| format!("\n      {w}"))
-                .unwrap_or_default()
-        );
-        items.push(json!({"path": f.path, "hash": f.hash, "defines": what}));
-    }
-    if !files.is_empty() {
-        let _ = writeln!(
-            human,
-            "a file that changes is untrusted again until you trust it anew"
-        );
-    }
+    let trusted: Vec<TrustedFile> = files
+        .iter()
+        .map(|f| TrustedFile {
+            path: f.path.clone(),
+            hash: f.hash.clone(),
+            defines: describe_trusted(&f.path),
+        })
+        .collect();
+    let items: Vec<Value> = trusted
+        .iter()
+        .map(|f| json!({"path": f.path, "hash": f.hash, "defines": f.defines}))
+        .collect();
+    let report = TrustReport {
+        target,
+        store: store.path().to_path_buf(),
+        files: trusted,
+    };
     Ok(CommandOutput::new(
         json!({"trusted": items, "store": store.path()}),
-        human,
+        CapReport::Trust(report),
     ))
 }
 
@@ -753,51 +694,43 @@ fn untrust(env: &CapEnv, path: Option<&std::path::Path>) -> Result<CommandOutput
     let mut store = TrustStore::load(&env.fornax_home);
     let removed = store.untrust(&target);
     store.save()?;
-    let mut human = format!(
-        "untrusted {} file(s) under {}\n",
-        removed.len(),
-        target.display()
-    );
-    for r in &removed {
-        let _ = writeln!(human, "  {}", r.path.display());
-    }
+    let removed: Vec<PathBuf> = removed.into_iter().map(|r| r.path).collect();
     Ok(CommandOutput::new(
-        json!({"untrusted": removed.iter().map(|r| &r.path).collect::<Vec<_>>()}),
-        human,
+        json!({ "untrusted": removed }),
+        CapReport::Untrust(UntrustReport { target, removed }),
     ))
 }
 
 fn trust_list(env: &CapEnv) -> Result<CommandOutput, CapError> {
     let store = TrustStore::load(&env.fornax_home);
-    let mut human = String::new();
-    let mut items = Vec::new();
+    let mut records = Vec::new();
     for r in store.records() {
         let now = std::fs::read(&r.path)
             .ok()
             .map(|b| crate::trust::content_hash(&b));
         let state = match &now {
-            Some(h) if *h == r.hash => "trusted",
-            Some(_) => "changed since trusted",
-            None => "missing",
+            Some(h) if *h == r.hash => TrustState::Trusted,
+            Some(_) => TrustState::Changed,
+            None => TrustState::Missing,
         };
-        let _ = writeln!(
-            human,
-            "{}  {state}  (trusted {})",
-            r.path.display(),
-            r.trusted_at
-        );
-        items.push(
-            json!({"path": r.path, "hash": r.hash, "trustedAt": r.trusted_at, "state": state}),
-        );
+        records.push(TrustRecordState {
+            path: r.path.clone(),
+            hash: r.hash.clone(),
+            trusted_at: r.trusted_at.clone(),
+            state,
+        });
     }
-    if items.is_empty() {
-        human.push_str("nothing is trusted\n");
-    }
-    if let Some(p) = &store.problem {
-        let _ = writeln!(human, "warning: {p}");
-    }
+    let items: Vec<Value> = records
+        .iter()
+        .map(|r| {
+            json!({"path": r.path, "hash": r.hash, "trustedAt": r.trusted_at, "state": r.state.as_str()})
+        })
+        .collect();
     Ok(CommandOutput::new(
         json!({"trusted": items, "problem": store.problem}),
-        human,
+        CapReport::TrustList(TrustListReport {
+            records,
+            problem: store.problem.clone(),
+        }),
     ))
 }

@@ -13,7 +13,8 @@
 //!   an explicit argument vector, working directory and environment, under a timeout and an
 //!   output cap.
 //! * Never touches SQLite and never prints: Fornax's history is reached only through the
-//!   [`History`] trait, and every command returns a [`CommandOutput`] for the binary to print.
+//!   [`History`] trait, and every command returns a [`CommandOutput`]: its JSON and a typed
+//!   [`CapReport`] that the binary renders (this crate formats no text for a person).
 //! * A manifest is loaded whole or not at all: invalid manifests are rejected with every problem
 //!   listed, and duplicate ids reject every contender (no last-wins).
 //! * Nothing is promoted automatically: only `cap promote|demote` rewrites a lifecycle state.
@@ -39,6 +40,7 @@ pub mod manifest;
 pub mod mcp;
 pub mod policy;
 pub mod registry;
+pub mod report;
 pub mod scaffold;
 pub mod schema;
 pub mod testrunners;
@@ -57,3 +59,4 @@ pub use layout::Layout;
 pub use manifest::{CapabilityManifest, LifecycleState};
 pub use mcp::{serve, serve_stdio};
 pub use registry::Registry;
+pub use report::CapReport;

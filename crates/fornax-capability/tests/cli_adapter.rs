@@ -55,7 +55,7 @@ fn args_translate_to_flags_with_arg_map_overrides() {
             trust_once: false,
         },
     );
-    assert_eq!(out.exit_code, 0, "{}", out.human);
+    assert_eq!(out.exit_code, 0, "{:?}", out.report);
     let lines: Vec<&str> = out.json["data"].as_str().unwrap().lines().collect();
     assert_eq!(
         lines,
@@ -176,7 +176,17 @@ fn non_zero_exit_fails_with_stderr_and_status() {
         "stderr is in the message: {message}"
     );
     assert_eq!(out.json["meta"]["exitCode"], 2);
-    assert!(out.human.starts_with("error: "), "{}", out.human);
+    let fornax_capability::CapReport::Run(run) = &out.report else {
+        panic!("a run reports a run: {:?}", out.report)
+    };
+    assert!(
+        !run.ok
+            && run
+                .error
+                .as_deref()
+                .is_some_and(|e| e.starts_with("`ls` exited with status 2")),
+        "{run:?}"
+    );
 }
 
 #[test]

@@ -72,7 +72,10 @@ fn warnings_ride_along_on_success() {
         .to_string()
         .contains("ran unconfined"));
     assert!(out.json["meta"]["warnings"].as_array().unwrap().len() >= 2);
-    assert!(out.human.contains("warning: "), "{}", out.human);
+    let fornax_capability::CapReport::Run(run) = &out.report else {
+        panic!("a run reports a run: {:?}", out.report)
+    };
+    assert!(run.warnings.len() >= 2, "{run:?}");
 }
 
 #[test]
@@ -172,10 +175,15 @@ fn inspect_dry_runs_policies() {
         out.json["policies"]["warnings"].as_array().unwrap().len(),
         1
     );
+    let fornax_capability::CapReport::Inspect(inspected) = &out.report else {
+        panic!("inspect reports an inspection: {:?}", out.report)
+    };
     assert!(
-        out.human.contains("policy error: unknown policy \"bogus\""),
-        "{}",
-        out.human
+        inspected
+            .policy_errors
+            .iter()
+            .any(|e| e.contains("unknown policy \"bogus\"")),
+        "{inspected:?}"
     );
     let report = doctor(&sb.env());
     let policies = report["policies"].as_array().unwrap();

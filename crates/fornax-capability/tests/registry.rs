@@ -372,7 +372,10 @@ fn list_hides_non_active_unless_asked() {
         .collect();
     assert_eq!(ids, vec!["workspace.a.live"]);
     assert_eq!(shown.json["hidden"], 1);
-    assert!(shown.human.contains("use --all"), "{}", shown.human);
+    let fornax_capability::CapReport::List(listed) = &shown.report else {
+        panic!("list reports a list: {:?}", shown.report)
+    };
+    assert_eq!((listed.shown.len(), listed.hidden), (1, 1));
     let all = list(true);
     assert_eq!(all.json["capabilities"].as_array().unwrap().len(), 2);
 }

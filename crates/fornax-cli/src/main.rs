@@ -114,6 +114,8 @@ enum Command {
     Verify(cmd::cap::VerifyArgs),
     /// Check the installation: adapters, store, drift.
     Doctor,
+    /// Rebuild the index from the archive alone (the agents' files are not read).
+    Reindex(cmd::reindex::ReindexArgs),
     /// Share sessions: Markdown, HTML, JSONL files, or OpenTelemetry traces.
     Export(cmd::export::ExportArgs),
     /// Mirror the store into a team's PostgreSQL.
@@ -177,6 +179,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Mcp(args) => cmd::cap::mcp::run(&ctx, args),
         Command::Verify(args) => cmd::cap::verify(&ctx, args),
         Command::Doctor => cmd::doctor::run(&ctx),
+        Command::Reindex(args) => cmd::reindex::run(&ctx, args),
         Command::Ui(args) => cmd::ui::run(&ctx, args),
         Command::Config(args) => cmd::config::run(&ctx, args),
         Command::Forget(args) => cmd::forget::run(&ctx, args),

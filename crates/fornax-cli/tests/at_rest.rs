@@ -344,7 +344,8 @@ fn assert_no_secret_in_files(home: &Path, secrets: &[Entry], open_spool: Option<
 }
 
 /// Every string the store holds, decoded (text bodies, JSON values of items, evidence,
-/// capabilities, checkpoints; claims, findings, sessions), joined.
+/// capabilities, checkpoints; claims, findings, sessions; every record's archived copy,
+/// decompressed: compressed bytes are opaque to the byte scan), joined.
 fn stored_strings(home: &Path) -> String {
     let store = Store::open_read_only(&home.join("fornax.db")).unwrap();
     let limits = QueryLimits {
@@ -382,6 +383,21 @@ fn stored_strings(home: &Path) -> String {
             }
         }
     }
+    let ids = store.query("SELECT id FROM record", limits).unwrap();
+    let mut copies = 0;
+    for row in ids.rows {
+        let Some(Value::Number(id)) = row.first() else {
+            continue;
+        };
+        let copy = store.archived_copy(id.as_i64().unwrap()).unwrap();
+        let fornax_store::ArchivedCopy::Intact(bytes) = copy else {
+            panic!("record {id}: archived copy {}", copy.status());
+        };
+        let doc: Value = serde_json::from_slice(&bytes).expect("an archived copy is JSON");
+        push_strings(&doc, &mut out);
+        copies += 1;
+    }
+    assert!(copies > 0, "no archived copy under {}", home.display());
     out
 }
 

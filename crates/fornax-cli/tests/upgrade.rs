@@ -105,4 +105,22 @@ fn a_home_from_the_previous_release_is_read_typed_and_judged_again() {
     fornax(&home, &["scan", "--json", empty.to_str().expect("utf-8")]);
     let again = fornax(&home, &["findings", "--json"]);
     assert_eq!(again["findings"], Value::Array(after));
+
+    // Its records were stored before the archive: they have no copy, doctor counts them, and
+    // a rebuild from the archive is refused rather than losing them.
+    let doctor = fornax(&home, &["doctor", "--json"]);
+    let archive = &doctor["history"]["archive"];
+    assert_eq!(archive["copies"], 0, "{archive}");
+    assert!(
+        archive["records_not_archived"].as_u64().unwrap_or(0) > 0,
+        "{archive}"
+    );
+    let refused = Command::new(env!("CARGO_BIN_EXE_fornax"))
+        .env("FORNAX_HOME", &home)
+        .env("FORNAX_DAEMON_AUTOSTART", "0")
+        .arg("reindex")
+        .output()
+        .expect("fornax reindex");
+    assert!(!refused.status.success());
+    assert!(count(&home, "item") > 0, "the index is kept as it was");
 }

@@ -27,6 +27,7 @@ mod forget;
 pub mod frame;
 pub mod order;
 mod pipeline;
+mod reindex;
 mod retention;
 pub mod spool;
 mod tree;
@@ -42,4 +43,5 @@ pub use pipeline::{
     verify_sessions, IngestError, IngestOptions, Ingestor, Progress, Registry, VerifyOutcome,
     SPOOL_ADAPTER,
 };
+pub use reindex::{ReindexError, Reindexed};
 pub use retention::{NoArchive, Retired, SegmentArchive};

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use fornax_redact::{Redacted, RedactionCounts, Redactor};
-use fornax_store::{Drift, SourceCursor, SourceWriter, Store, StoreError};
+use fornax_store::{Drift, NativeRecordRow, SourceCursor, SourceWriter, Store, StoreError};
 use fornax_types::{
     AdapterDescriptor, AgentAdapter, ByteRange, Fingerprint, Framing, IngestMessage, NativeRecord,
     NormalizationOutcome, RecordRef, SessionRef, SourceId,
@@ -47,6 +47,9 @@ pub struct IngestOptions {
     /// Paths never captured (`[capture] exclude`, expanded): files under them are skipped, and
     /// so is every message of a session whose working directory is one of them.
     pub exclude: Vec<String>,
+    /// Keep every record's redacted bytes in the archive (`[archive] enabled`), so that a
+    /// session outlives its source and the index can be rebuilt from the store alone.
+    pub archive: bool,
 }
 
 impl Default for IngestOptions {
@@ -57,6 +60,7 @@ impl Default for IngestOptions {
             verify: true,
             tail_quiet: Some(std::time::Duration::ZERO),
             exclude: Vec::new(),
+            archive: true,
         }
     }
 }
@@ -177,7 +181,7 @@ pub(crate) struct SourceTally {
     pub(crate) defects: u64,
     /// Lone surrogate escapes repaired to read a record.
     pub(crate) repaired: u64,
-    records: u64,
+    pub(crate) records: u64,
     /// Sessions whose working directory is excluded from capture (their messages are dropped).
     excluded: std::collections::HashSet<SessionRef>,
 }
@@ -485,6 +489,39 @@ pub(crate) fn finish(reader: &mut Reader<'_>) -> Vec<IngestMessage> {
     }
 }
 
+/// Redacts JSON documents held as strings inside a record (a tool call's arguments): inside
+/// them quotes and newlines are escapes, which hide what detectors read in the decoded text
+/// (an adapter decodes them before its messages are redacted, and the copy must be as clean).
+/// A string is rewritten only when something in it was redacted.
+fn redact_nested_documents(redactor: &Redactor, value: &mut Value, depth: usize) -> bool {
+    const MAX_DEPTH: usize = 4;
+    match value {
+        Value::String(s) if depth < MAX_DEPTH && (s.starts_with('{') || s.starts_with('[')) => {
+            let Ok(mut inner) = serde_json::from_str::<Value>(s) else {
+                return false;
+            };
+            if !(inner.is_object() || inner.is_array()) {
+                return false;
+            }
+            let deeper = redact_nested_documents(redactor, &mut inner, depth + 1);
+            let mut counts = RedactionCounts::default();
+            redactor.redact_json(&mut inner, &mut counts);
+            let changed = deeper || !counts.is_empty();
+            if changed {
+                *s = inner.to_string();
+            }
+            changed
+        }
+        Value::Array(items) => items.iter_mut().fold(false, |changed, v| {
+            redact_nested_documents(redactor, v, depth) | changed
+        }),
+        Value::Object(map) => map.values_mut().fold(false, |changed, v| {
+            redact_nested_documents(redactor, v, depth) | changed
+        }),
+        _ => false,
+    }
+}
+
 /// Everything needed to turn one record into stored messages.
 pub(crate) struct RecordCtx<'a, 'w, 'r> {
     pub writer: &'a mut SourceWriter<'w>,
@@ -512,8 +549,39 @@ impl RecordCtx<'_, '_, '_> {
     ) -> Result<(), IngestError> {
         let fingerprint = Fingerprint::of(bytes);
         let ts = value.get("timestamp").and_then(Value::as_str);
-        self.writer
-            .add_member_record(position, member, range.into(), &fingerprint, ts)?;
+        let row = NativeRecordRow {
+            position,
+            member,
+            byte_range: range.into(),
+            fingerprint: &fingerprint,
+            runtime_ts: ts,
+            byte_len: Some(bytes.len() as u64),
+        };
+        self.stored(&row, value)
+    }
+
+    /// Stores a record (with its redacted copy, when the archive is on) and normalizes its
+    /// value. `reindex` enters here with a record read back from the archive, keeping the
+    /// fingerprint and place the scan recorded.
+    pub(crate) fn stored(
+        &mut self,
+        row: &NativeRecordRow<'_>,
+        value: &Value,
+    ) -> Result<(), IngestError> {
+        let position = row.position;
+        let member = row.member;
+        let copy = if self.options.archive {
+            // Counted when the record's messages are: the copy is the same native text.
+            let started = Instant::now();
+            let mut value = value.clone();
+            redact_nested_documents(self.redactor, &mut value, 0);
+            let copy = self.redactor.redact(value, &mut RedactionCounts::default());
+            *self.redaction_time += started.elapsed();
+            Some(copy)
+        } else {
+            None
+        };
+        self.writer.add_archived_record(row, copy.as_ref())?;
         self.tally.records += 1;
         failpoint::record_staged();
         let record = RecordRef::new(self.source.clone(), position);
@@ -522,7 +590,7 @@ impl RecordCtx<'_, '_, '_> {
                 let native = NativeRecord {
                     record: &record,
                     value,
-                    byte_len: bytes.len() as u64,
+                    byte_len: row.byte_len.unwrap_or(0),
                     member,
                     location: self.location,
                 };
@@ -556,7 +624,7 @@ impl RecordCtx<'_, '_, '_> {
                 let native = NativeRecord {
                     record: &record,
                     value: env.payload,
-                    byte_len: bytes.len() as u64,
+                    byte_len: row.byte_len.unwrap_or(0),
                     member: None,
                     location: None,
                 };

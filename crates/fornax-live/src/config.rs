@@ -23,6 +23,22 @@ pub struct Config {
     pub daemon: DaemonSection,
     #[serde(default)]
     pub capture: CaptureConfig,
+    #[serde(default)]
+    pub archive: ArchiveConfig,
+}
+
+/// `[archive]`: whether every record's redacted bytes are kept in the home (on by default),
+/// so that sessions outlive the files their agents delete.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveConfig {
+    pub enabled: Option<bool>,
+}
+
+impl ArchiveConfig {
+    pub fn enabled(&self) -> bool {
+        self.enabled.unwrap_or(true)
+    }
 }
 
 /// `[capture]`: what is never captured.
@@ -148,6 +164,9 @@ mod tests {
         assert!(!load(dir.path()).unwrap().daemon.autostart);
         std::fs::write(config_path(dir.path()), "[intervene]\nenabled = true\n").unwrap();
         assert!(load(dir.path()).unwrap().intervene.enabled);
+        assert!(load(dir.path()).unwrap().archive.enabled());
+        std::fs::write(config_path(dir.path()), "[archive]\nenabled = false\n").unwrap();
+        assert!(!load(dir.path()).unwrap().archive.enabled());
         std::fs::write(
             config_path(dir.path()),
             "[intervene]\nenabled = true\n[scan]\nbogus = 1\n",

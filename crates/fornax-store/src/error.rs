@@ -33,6 +33,8 @@ pub enum StoreError {
     NoSuchSession(String),
     #[error("{query:?} matches several sessions: {candidates}")]
     AmbiguousSession { query: String, candidates: String },
+    #[error("archive: cannot {what} a record's copy: {detail}")]
+    Archive { what: &'static str, detail: String },
     #[error("no record with id {0}")]
     NoSuchRecord(i64),
     #[error("query refused: {0}")]

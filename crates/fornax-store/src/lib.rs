@@ -6,7 +6,9 @@
 //!
 //! # Invariants
 //!
-//! * Raw native bytes are never stored: a record row holds its location and fingerprint only.
+//! * Unredacted native bytes are never stored: a record row holds its location and the
+//!   fingerprint of its raw bytes; its copy in the archive (`archive_blob`, ADR 0011) holds
+//!   its bytes after redaction, zstd-compressed and keyed by their own BLAKE3.
 //! * Everything written for one source happens in one transaction together with that
 //!   source's cursor, so readers see the previous or the new complete state of a source and a
 //!   crash mid-scan neither loses nor duplicates anything.
@@ -28,6 +30,7 @@
 //! * Another program's database ([`ForeignDocuments`]) is only ever opened read-only, and its
 //!   schema is checked before any row is read.
 
+mod archive;
 mod error;
 mod foreign;
 mod listing;
@@ -42,6 +45,7 @@ mod trees;
 mod usage;
 mod write;
 
+pub use archive::{ArchiveStats, ArchivedCopy, ArchivedRecord, ArchivedSource};
 pub use error::StoreError;
 pub use foreign::ForeignDocuments;
 pub use listing::{
@@ -61,7 +65,9 @@ pub use recheck::RecheckRow;
 pub use schema::SCHEMA_VERSION;
 pub use trees::TreeMemberState;
 pub use usage::{UsageGrain, UsageQuery};
-pub use write::{Drift, SourceCursor, SourceSpec, SourceState, SourceWriter, WriteSummary};
+pub use write::{
+    Drift, NativeRecordRow, SourceCursor, SourceSpec, SourceState, SourceWriter, WriteSummary,
+};
 
 use std::path::{Path, PathBuf};
 

@@ -31,6 +31,8 @@ pub struct Forgotten {
     pub rechecks: u64,
     pub usage: u64,
     pub records: u64,
+    /// Archived copies deleted (copies other records share stay).
+    pub archived: u64,
     /// Sources only these sessions used: kept as tombstones (status `forgotten`, no
     /// checkpoint) so that a later scan does not import them again.
     pub sources_closed: u64,
@@ -222,7 +224,17 @@ impl Store {
         del("DELETE FROM verify_pending WHERE session_id IN (SELECT id FROM forget_session)")?;
         del("DELETE FROM session_source WHERE session_id IN (SELECT id FROM forget_session)")?;
         del("DELETE FROM session WHERE id IN (SELECT id FROM forget_session)")?;
+        // Their archived copies go with them, unless a record that stays shares one.
+        del("CREATE TEMP TABLE IF NOT EXISTS forget_blob (hash BLOB PRIMARY KEY)")?;
+        del("DELETE FROM forget_blob")?;
+        del("INSERT OR IGNORE INTO forget_blob (hash)
+             SELECT archived FROM record
+             WHERE id IN (SELECT id FROM forget_record) AND archived IS NOT NULL")?;
         out.records = del("DELETE FROM record WHERE id IN (SELECT id FROM forget_record)")?;
+        del("DELETE FROM forget_blob WHERE hash IN
+                 (SELECT archived FROM record WHERE archived IS NOT NULL)")?;
+        out.archived =
+            del("DELETE FROM archive_blob WHERE hash IN (SELECT hash FROM forget_blob)")?;
         // Texts no remaining item shares: out of the full-text index first (only those the
         // index holds: indexed and no longer pending), then out of the table.
         del("DELETE FROM forget_text WHERE id IN (SELECT text_id FROM item WHERE text_id IS NOT NULL)")?;

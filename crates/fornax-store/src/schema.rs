@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::StoreError;
 
 /// Every migration, in order. Index `i` migrates version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
@@ -340,6 +340,23 @@ CREATE TABLE verify_pending (session_id INTEGER PRIMARY KEY);
 INSERT INTO verify_pending (session_id) SELECT id FROM session;
 "#;
 
+// The archive (ADR 0011): every record's bytes after redaction, zstd-compressed, keyed by the
+// BLAKE3 of those redacted bytes, so identical records (a copied or rewritten file) are kept
+// once. A record row names its copy in `archived` (NULL when the archive is off, or for rows a
+// release before it wrote) and keeps the native record's length in `byte_len`; its
+// `fingerprint` stays the BLAKE3 of the raw bytes, which is what a live source is checked
+// against. A rowid table, not WITHOUT ROWID: a copy is often larger than the ~1 KB an index
+// page keeps in place, and spilling each into overflow pages left a third of them unused.
+const V8: &str = r#"
+CREATE TABLE archive_blob (
+    hash        BLOB NOT NULL UNIQUE,
+    raw_len     INTEGER NOT NULL,
+    body        BLOB NOT NULL
+);
+ALTER TABLE record ADD COLUMN archived BLOB;
+ALTER TABLE record ADD COLUMN byte_len INTEGER;
+"#;
+
 /// Brings the schema to [`SCHEMA_VERSION`]. Callers hold the store-writer lock; each step also
 /// takes SQLite's write lock first (`BEGIN IMMEDIATE`) and reads the version again inside its
 /// transaction, so a step another connection already applied is never applied twice.
@@ -442,5 +459,57 @@ mod tests {
             [],
         );
         assert!(dup.is_err(), "a call is stored once per provider and key");
+    }
+
+    /// A home written by the previous release (schema 7) gains the archive: its records keep
+    /// their rows, with no copy (`archived` NULL), and new records can name one.
+    #[test]
+    fn a_schema_7_database_gains_the_archive() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("fornax.db");
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            for sql in &MIGRATIONS[..7] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", 7u32).unwrap();
+            tx.execute(
+                "INSERT INTO source (source_key, provider, kind, locator, adapter)
+                 VALUES ('file:/t.jsonl', 'claude_code', 'file', '/t.jsonl', 'claude-transcript')",
+                [],
+            )
+            .unwrap();
+            tx.execute(
+                "INSERT INTO record (source_id, position, byte_start, byte_end, fingerprint)
+                 VALUES (1, 0, 0, 10, x'00')",
+                [],
+            )
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        let mut conn = Connection::open(&path).unwrap();
+        migrate(&mut conn).unwrap();
+        let version: u32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        let (archived, len): (Option<Vec<u8>>, Option<i64>) = conn
+            .query_row("SELECT archived, byte_len FROM record", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!((archived, len), (None, None));
+        conn.execute(
+            "INSERT INTO archive_blob (hash, raw_len, body) VALUES (x'01', 2, x'02')",
+            [],
+        )
+        .unwrap();
+        assert!(conn
+            .execute(
+                "INSERT INTO archive_blob (hash, raw_len, body) VALUES (x'01', 2, x'02')",
+                [],
+            )
+            .is_err());
     }
 }

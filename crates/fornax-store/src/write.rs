@@ -4,7 +4,7 @@
 //! judgement message normalized from them, and the source's new cursor are committed together
 //! by [`SourceWriter::finish`]. Dropping the writer without finishing rolls everything back.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use fornax_redact::Redacted;
 use fornax_types::{
@@ -69,6 +69,20 @@ pub struct Drift<'a> {
     pub discriminator: &'a Redacted<String>,
 }
 
+/// Where one native record is and what identifies it (its raw bytes are not kept here).
+#[derive(Debug, Clone, Copy)]
+pub struct NativeRecordRow<'a> {
+    pub position: u64,
+    /// Where it sits inside a multi-document source.
+    pub member: Option<&'a str>,
+    pub byte_range: Option<ByteRange>,
+    /// BLAKE3 of the raw native bytes.
+    pub fingerprint: &'a Fingerprint,
+    pub runtime_ts: Option<&'a str>,
+    /// The native record's length in bytes, when known.
+    pub byte_len: Option<u64>,
+}
+
 /// Counts of what one writer did: rows it added (a row it only updated, for a fact seen again
 /// through another source, is not counted).
 #[derive(Debug, Clone, Default)]
@@ -78,6 +92,8 @@ pub struct WriteSummary {
     pub loops: u64,
     pub evidence: u64,
     pub new_sessions: u64,
+    /// Copies added to the archive (a record whose copy was already there adds none).
+    pub archived: u64,
     /// Sessions (row ids) whose data changed and must be re-verified.
     pub touched_sessions: BTreeSet<i64>,
 }
@@ -147,6 +163,21 @@ impl Store {
         Ok(())
     }
 
+    /// Sets a source's status and retirement as another store recorded them (`reindex`
+    /// carries them over).
+    pub fn restore_source_status(
+        &self,
+        key: &str,
+        status: &str,
+        retired_at: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE source SET status = ?2, retired_at = ?3 WHERE source_key = ?1",
+            params![key, status, retired_at],
+        )?;
+        Ok(())
+    }
+
     /// Starts the transaction for one source. With `rebuild`, everything previously derived from
     /// the source is removed first (inside the same transaction).
     pub fn begin_source(
@@ -176,8 +207,9 @@ impl Store {
             |r| r.get(0),
         )?;
         let mut summary = WriteSummary::default();
+        let mut replaced = HashSet::new();
         if rebuild {
-            reset_source(&tx, source_id, &mut summary)?;
+            replaced = reset_source(&tx, source_id, &mut summary)?;
         }
         let next_seq: i64 =
             tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM item", [], |r| {
@@ -192,15 +224,31 @@ impl Store {
             next_seq,
             summary,
             last_activity: HashMap::new(),
+            replaced,
+            copies: HashSet::new(),
         })
     }
 }
 
+/// Removes what a source derived; returns the archive keys its records named (a copy the
+/// rebuilt source no longer names is deleted when it commits, unless another record names it).
 fn reset_source(
     tx: &Transaction<'_>,
     source_id: i64,
     summary: &mut WriteSummary,
-) -> Result<(), StoreError> {
+) -> Result<HashSet<[u8; 32]>, StoreError> {
+    let mut replaced = HashSet::new();
+    {
+        let mut stmt = tx.prepare(
+            "SELECT DISTINCT archived FROM record WHERE source_id = ?1 AND archived IS NOT NULL",
+        )?;
+        let keys = stmt.query_map([source_id], |r| r.get::<_, Vec<u8>>(0))?;
+        for key in keys {
+            if let Ok(key) = <[u8; 32]>::try_from(key?.as_slice()) {
+                replaced.insert(key);
+            }
+        }
+    }
     {
         let mut stmt = tx.prepare("SELECT session_id FROM session_source WHERE source_id = ?1")?;
         let ids = stmt.query_map([source_id], |r| r.get::<_, i64>(0))?;
@@ -221,7 +269,7 @@ fn reset_source(
              malformed = 0, oversized = 0, defects = 0, open_tail = 0, block_fps = NULL
              WHERE id = {source_id};"
     ))?;
-    Ok(())
+    Ok(replaced)
 }
 
 /// One source's open transaction.
@@ -237,6 +285,10 @@ pub struct SourceWriter<'c> {
     summary: WriteSummary,
     /// The latest item time per session seen in this transaction, written by `finish`.
     last_activity: HashMap<i64, String>,
+    /// Archive keys the records a rebuild removed named, and the keys this writer's records
+    /// name: a removed key nothing names any more is deleted by `finish`.
+    replaced: HashSet<[u8; 32]>,
+    copies: HashSet<[u8; 32]>,
 }
 
 /// Moves the primary text of a value out (it is stored once, deduplicated, in `text`).
@@ -313,27 +365,64 @@ impl<'c> SourceWriter<'c> {
         fingerprint: &Fingerprint,
         runtime_ts: Option<&str>,
     ) -> Result<(), StoreError> {
+        let record = NativeRecordRow {
+            position,
+            member,
+            byte_range,
+            fingerprint,
+            runtime_ts,
+            byte_len: byte_range.map(|r| r.end.saturating_sub(r.start)),
+        };
+        self.add_archived_record(&record, None)
+    }
+
+    /// Records one native record with its copy for the archive (`None`: the archive is off).
+    /// The copy is the record's value after redaction; it is kept once however many records
+    /// share it, in this source's transaction.
+    pub fn add_archived_record(
+        &mut self,
+        record: &NativeRecordRow<'_>,
+        copy: Option<&Redacted<serde_json::Value>>,
+    ) -> Result<(), StoreError> {
+        let archived = match copy {
+            Some(value) => {
+                let copy = crate::archive::Copy::of(value)?;
+                if crate::archive::put(&self.tx, &copy)? {
+                    self.summary.archived += 1;
+                }
+                if !self.replaced.is_empty() {
+                    self.copies.insert(copy.hash);
+                }
+                Some(copy.hash)
+            }
+            None => None,
+        };
+        let byte_range = record.byte_range;
         let mut stmt = self.tx.prepare_cached(
-            "INSERT INTO record (source_id, position, byte_start, byte_end, fingerprint, runtime_ts, member)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            "INSERT INTO record (source_id, position, byte_start, byte_end, fingerprint, runtime_ts,
+                 member, archived, byte_len)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
              ON CONFLICT(source_id, position) DO UPDATE SET byte_start = excluded.byte_start,
                  byte_end = excluded.byte_end, fingerprint = excluded.fingerprint,
-                 runtime_ts = excluded.runtime_ts, member = excluded.member
+                 runtime_ts = excluded.runtime_ts, member = excluded.member,
+                 archived = excluded.archived, byte_len = excluded.byte_len
              RETURNING id",
         )?;
         let id: i64 = stmt.query_row(
             params![
                 self.source_id,
-                position as i64,
+                record.position as i64,
                 byte_range.map(|r| r.start as i64),
                 byte_range.map(|r| r.end as i64),
-                &fingerprint.0[..],
-                runtime_ts,
-                member
+                &record.fingerprint.0[..],
+                record.runtime_ts,
+                record.member,
+                archived.as_ref().map(|h| &h[..]),
+                record.byte_len.map(|n| n as i64)
             ],
             |r| r.get(0),
         )?;
-        self.records.insert(position, id);
+        self.records.insert(record.position, id);
         self.summary.records += 1;
         Ok(())
     }
@@ -751,6 +840,24 @@ impl<'c> SourceWriter<'c> {
         defects: u64,
         now: &str,
     ) -> Result<WriteSummary, StoreError> {
+        // Copies of the rewritten source's old records that no record names any more: nothing
+        // can reach them, and `forget` could not find them.
+        let stale: Vec<&[u8; 32]> = self.replaced.difference(&self.copies).collect();
+        if !stale.is_empty() {
+            self.tx
+                .execute_batch("CREATE TEMP TABLE IF NOT EXISTS stale_copy (hash BLOB PRIMARY KEY); DELETE FROM stale_copy;")?;
+            for key in stale {
+                self.tx
+                    .prepare_cached("INSERT OR IGNORE INTO stale_copy (hash) VALUES (?1)")?
+                    .execute([&key[..]])?;
+            }
+            self.tx.execute_batch(
+                "DELETE FROM archive_blob WHERE hash IN
+                     (SELECT hash FROM stale_copy
+                      EXCEPT SELECT archived FROM record WHERE archived IS NOT NULL);
+                 DELETE FROM stale_copy;",
+            )?;
+        }
         // The sessions this source changed are owed a judgement, committed with the data: a
         // pass that dies before verifying them leaves them for the next one.
         for sid in &self.summary.touched_sessions {

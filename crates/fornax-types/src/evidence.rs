@@ -183,6 +183,22 @@ pub enum GitOutcomeKind {
     PushFailed,
 }
 
+impl GitOutcomeKind {
+    /// The outcome in words ("commit created", "push rejected").
+    pub fn words(self) -> &'static str {
+        match self {
+            GitOutcomeKind::CommitCreated => "commit created",
+            GitOutcomeKind::NothingToCommit => "nothing to commit",
+            GitOutcomeKind::CommitFailed => "commit failed",
+            GitOutcomeKind::CommitListed => "commit listed",
+            GitOutcomeKind::PushUpdated => "push updated",
+            GitOutcomeKind::PushRejected => "push rejected",
+            GitOutcomeKind::PushUpToDate => "push up to date",
+            GitOutcomeKind::PushFailed => "push failed",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GitOutcomePayload {
@@ -460,16 +476,7 @@ impl EvidencePayload {
                 p.path
             ),
             EvidencePayload::GitOutcome(p) => {
-                let what = match p.outcome {
-                    GitOutcomeKind::CommitCreated => "commit created",
-                    GitOutcomeKind::NothingToCommit => "nothing to commit",
-                    GitOutcomeKind::CommitFailed => "commit failed",
-                    GitOutcomeKind::CommitListed => "commit listed",
-                    GitOutcomeKind::PushUpdated => "push updated",
-                    GitOutcomeKind::PushRejected => "push rejected",
-                    GitOutcomeKind::PushUpToDate => "push up to date",
-                    GitOutcomeKind::PushFailed => "push failed",
-                };
+                let what = p.outcome.words();
                 match &p.sha {
                     Some(sha) => format!("git {what} {sha}"),
                     None => format!("git {what}"),

@@ -122,17 +122,22 @@ fn is_drive(p: &str) -> bool {
 pub fn same_file(claimed: &str, observed: &str) -> bool {
     let a = resolve(claimed, None);
     let b = resolve(observed, None);
+    let relative = |p: &str| !p.starts_with(['/', '\\']) && !is_drive(p) && !p.starts_with('~');
+    let (a_relative, b_relative) = (relative(&a), relative(&b));
     let (a, b) = (components(&a), components(&b));
     if a.is_empty() || b.is_empty() {
         return false;
     }
     // `~/x` is `x` under a home directory: it matches `~/x` or `<home>/x`, never a project's
-    // own `x` elsewhere.
+    // own `x` elsewhere. A shorter relative path names the file's last components, as it does
+    // for any path: `test.json` or `themes/test.json` is `~/.pi/themes/test.json`.
+    let tail_of_home = |home: &[&str], other: &[&str], other_relative: bool| {
+        other_relative && other.len() < home.len() - 1 && home.ends_with(other)
+    };
     match (a[0] == "~", b[0] == "~") {
         (true, true) => return a == b,
-        (true, false) => return under_home(&b, &a[1..]),
-        // A bare file name ("the `a.json` theme") names that file wherever it lies.
-        (false, true) => return under_home(&a, &b[1..]) || (a.len() == 1 && b.ends_with(&a)),
+        (true, false) => return under_home(&b, &a[1..]) || tail_of_home(&a, &b, b_relative),
+        (false, true) => return under_home(&a, &b[1..]) || tail_of_home(&b, &a, a_relative),
         (false, false) => {}
     }
     let (short, long) = if a.len() <= b.len() {
@@ -140,20 +145,40 @@ pub fn same_file(claimed: &str, observed: &str) -> bool {
     } else {
         (&b, &a)
     };
-    long.ends_with(short) || (a.len() == 1 && doc_named(a[0], b[b.len() - 1]))
+    if long.ends_with(short) {
+        return true;
+    }
+    // "the README" is `README.md` (or `.rst`, `.txt`): a document named by its stem.
+    let (Some((s_last, s_dirs)), Some((l_last, l_dirs))) = (short.split_last(), long.split_last())
+    else {
+        return false;
+    };
+    l_dirs.ends_with(s_dirs) && is_document_stem_of(s_last, l_last)
 }
 
-/// "The README" is `README.md`: a bare name without an extension names the prose file of that
-/// name.
-fn doc_named(claimed: &str, observed: &str) -> bool {
-    !claimed.contains('.')
-        && observed.rsplit_once('.').is_some_and(|(stem, ext)| {
-            stem.eq_ignore_ascii_case(claimed)
-                && matches!(
-                    ext.to_ascii_lowercase().as_str(),
-                    "md" | "markdown" | "rst" | "txt" | "adoc"
-                )
-        })
+/// Whether `stem` (no extension) is a well-known document's name and `file` that document
+/// with a text extension: `README` and `README.md`.
+fn is_document_stem_of(stem: &str, file: &str) -> bool {
+    const STEMS: &[&str] = &[
+        "readme",
+        "changelog",
+        "changes",
+        "contributing",
+        "license",
+        "licence",
+        "notice",
+        "authors",
+        "security",
+        "todo",
+        "history",
+    ];
+    const TEXT: &[&str] = &["md", "markdown", "rst", "txt", "adoc", "org"];
+    if stem.contains('.') || !STEMS.contains(&stem.to_ascii_lowercase().as_str()) {
+        return false;
+    }
+    file.rsplit_once('.').is_some_and(|(s, ext)| {
+        s.eq_ignore_ascii_case(stem) && TEXT.contains(&ext.to_ascii_lowercase().as_str())
+    })
 }
 
 /// Whether `path` (absolute, in components) is `<home>/<rest>`.
@@ -186,6 +211,8 @@ pub fn is_scratch(path: &str) -> bool {
 }
 
 const FILE_EXTENSIONS: &[&str] = &[
+    // Templates: `MANIFEST.in`, `config.h.in`, `requirements.in`.
+    "in",
     "rs",
     "py",
     "pyi",
@@ -551,10 +578,17 @@ mod tests {
             "/srv/app/.pi/themes/a.json"
         ));
         assert!(!same_file("~/.pi/themes/a.json", ".pi/themes/a.json"));
+        assert!(!same_file("~/a.json", "a.json"));
+        // A file's name (or its last components) names it wherever it is.
         assert!(same_file("a.json", "~/.pi/themes/a.json"));
+        assert!(same_file("~/.pi/themes/a.json", "themes/a.json"));
+        assert!(!same_file("b.json", "~/.pi/themes/a.json"));
+        // A document named by its stem.
         assert!(same_file("README", "packages/app/README.md"));
-        assert!(!same_file("README", "packages/app/README.rs"));
-        assert!(!same_file(".pi/themes/a.json", "~/.pi/themes/b.json"));
+        assert!(same_file("docs/CHANGELOG", "/srv/x/docs/CHANGELOG.rst"));
+        assert!(!same_file("README", "README.rs"));
+        assert!(!same_file("main", "src/main.rs"));
+        assert!(!same_file("docs/README", "other/README.md"));
         assert!(!same_file("src/util.py", "src/other.py"));
     }
 

@@ -416,7 +416,10 @@ fn is_boundary(text: &str, block: Span, sentence_start: usize, mark: usize, afte
         return false;
     }
     let next = rest.trim_start().chars().next().unwrap_or(' ');
+    // Scripts without case (Hangul, kana, Han, ...) start a sentence with any letter.
+    let uncased = next.is_alphabetic() && !next.is_uppercase() && !next.is_lowercase();
     if !(next.is_uppercase()
+        || uncased
         || next.is_ascii_digit()
         || matches!(next, '`' | '"' | '\'' | '(' | '[' | '*' | '_' | '“' | '‘')
         || !next.is_alphanumeric() && !next.is_whitespace())

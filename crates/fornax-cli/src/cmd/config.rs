@@ -62,6 +62,13 @@ const KEYS: &[(&str, &str, &str)] = &[
          with the evidence (needs `fornax install claude`).",
     ),
     (
+        "archive.enabled",
+        "true or false",
+        "Keep every record's bytes, redacted and compressed, in the home (on by default), so \
+         sessions outlive the files their agents delete and `fornax reindex` can rebuild the \
+         index; false keeps no copies.",
+    ),
+    (
         "capture.exclude",
         "list of directories",
         "Projects or paths never captured: hook events whose working directory is one of them \

@@ -91,6 +91,7 @@ pub fn run(ctx: &Context, args: DaemonArgs) -> Result<(), CliError> {
                     // may still be finishing it.
                     tail_quiet: Some(Duration::from_secs(2)),
                     exclude: ctx.config.capture.excluded(),
+                    archive: ctx.config.archive.enabled(),
                     ..fornax_ingest::IngestOptions::default()
                 },
                 poll_interval: Duration::from_secs(10),

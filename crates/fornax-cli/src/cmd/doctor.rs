@@ -69,6 +69,109 @@ fn spool_report(ctx: &Context) -> Value {
     })
 }
 
+/// Claude Code's settings folder: `CLAUDE_CONFIG_DIR` when set (as Claude Code reads it), else
+/// `~/.claude`.
+fn claude_dir() -> Option<std::path::PathBuf> {
+    match std::env::var_os("CLAUDE_CONFIG_DIR") {
+        Some(dir) if !dir.is_empty() => Some(dir.into()),
+        _ => dirs::home_dir().map(|h| h.join(".claude")),
+    }
+}
+
+/// Claude Code deletes transcripts older than this many days unless `cleanupPeriodDays` says
+/// otherwise.
+const CLAUDE_DEFAULT_CLEANUP_DAYS: i64 = 30;
+
+/// How long the agents keep their own history, and what the archive keeps of it: a warning
+/// when Claude Code will delete transcripts (`cleanupPeriodDays`, 30 days when unset).
+fn history_report(ctx: &Context) -> Value {
+    let enabled = ctx.config.archive.enabled();
+    let archive = fornax_store::Store::open_read_only(&ctx.db_path())
+        .ok()
+        .and_then(|store| store.archive_stats().ok());
+    let archive_json = archive.as_ref().map(|a| {
+        json!({
+            "copies": a.blobs,
+            "redacted_bytes": a.raw_bytes,
+            "stored_bytes": a.stored_bytes,
+            "records_archived": a.records_archived,
+            "records_not_archived": a.records_unarchived,
+            "sessions_archived": a.sessions_archived,
+            "sessions": a.sessions,
+        })
+    });
+    let claude = claude_dir().filter(|d| d.is_dir()).map(|dir| {
+        let settings = dir.join("settings.json");
+        let (days, set, error) = match std::fs::read(&settings) {
+            Err(_) => (CLAUDE_DEFAULT_CLEANUP_DAYS, false, None),
+            Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
+                Ok(v) => match v.get("cleanupPeriodDays").and_then(Value::as_i64) {
+                    Some(n) => (n, true, None),
+                    None => (CLAUDE_DEFAULT_CLEANUP_DAYS, false, None),
+                },
+                Err(e) => (
+                    CLAUDE_DEFAULT_CLEANUP_DAYS,
+                    false,
+                    Some(format!("{}: {e}", settings.display())),
+                ),
+            },
+        };
+        let kept = match &archive {
+            Some(a) => format!("{} of {} sessions are archived", a.sessions_archived, a.sessions),
+            None => "no sessions are stored yet".to_string(),
+        };
+        let origin = if set {
+            format!("cleanupPeriodDays = {days} in {}", settings.display())
+        } else {
+            format!("cleanupPeriodDays unset: Claude Code's default of {days} days")
+        };
+        let warning = if enabled {
+            format!("Claude Code deletes transcripts older than {days} days ({origin}); {kept}, so they outlive it")
+        } else {
+            format!("Claude Code deletes transcripts older than {days} days ({origin}) and the archive is off ([archive] enabled = false): their sessions will keep their items but not their records' bytes; {kept}")
+        };
+        json!({
+            "settings": settings.display().to_string(),
+            "cleanup_period_days": days,
+            "cleanup_period_set": set,
+            "settings_error": error,
+            "warning": warning,
+        })
+    });
+    json!({"archive_enabled": enabled, "archive": archive_json, "claude_code": claude})
+}
+
+fn print_history(h: &Value) {
+    output::heading("History");
+    let a = &h["archive"];
+    if h["archive_enabled"] == false {
+        output::line("  archive: off ([archive] enabled = false): records' bytes are not kept");
+    } else if a.is_object() {
+        output::line(&format!(
+            "  archive: {} of {} sessions archived · {} copies, {} redacted bytes stored in {}{}",
+            a["sessions_archived"],
+            a["sessions"],
+            a["copies"],
+            a["redacted_bytes"],
+            a["stored_bytes"],
+            match a["records_not_archived"].as_u64() {
+                Some(0) | None => String::new(),
+                Some(n) => format!(" · {n} records stored without a copy"),
+            }
+        ));
+    } else {
+        output::line("  archive: on (nothing stored yet)");
+    }
+    if let Some(c) = h["claude_code"].as_object() {
+        if let Some(e) = c["settings_error"].as_str() {
+            output::warn(&format!("cannot read Claude Code's settings: {e}"));
+        }
+        if let Some(w) = c["warning"].as_str() {
+            output::warn(w);
+        }
+    }
+}
+
 pub fn run(ctx: &Context) -> Result<(), CliError> {
     let registry = crate::registry::registry();
     let mut adapters = Vec::new();
@@ -137,6 +240,7 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
         "spool": spool,
         "spool_bytes": spool["bytes"],
         "capture_exclude": ctx.config.capture.excluded(),
+        "history": history_report(ctx),
     });
     if ctx.json {
         output::json(&report);
@@ -260,6 +364,7 @@ pub fn run(ctx: &Context) -> Result<(), CliError> {
         Some(s) => print_store(s),
     }
     print_spool(&spool);
+    print_history(&report["history"]);
     if healthy {
         Ok(())
     } else {

@@ -15,6 +15,7 @@ pub mod install;
 pub mod query;
 pub mod record;
 pub mod redact;
+pub mod reindex;
 pub mod scan;
 pub mod search;
 pub mod sessions;

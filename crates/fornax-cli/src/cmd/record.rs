@@ -1,5 +1,8 @@
 //! `fornax record inspect|verify ID`: `inspect` prints a record redacted and bounded
-//! (`--max-bytes`); its raw bytes only with `--raw`, with a warning.
+//! (`--max-bytes`); its raw bytes only with `--raw`, with a warning. When the live source no
+//! longer holds the record's bytes, `inspect` shows its archived copy (redacted when it was
+//! stored) and says so; `verify` checks both: the live source against the raw fingerprint, and
+//! the archived copy against its own key.
 
 use std::io::{Read, Seek, SeekFrom};
 
@@ -18,7 +21,8 @@ pub struct RecordArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum RecordAction {
-    /// Re-read a record from its source after checking its fingerprint, redacted.
+    /// Re-read a record from its source after checking its fingerprint, redacted (from the
+    /// archive when the source no longer holds it).
     Inspect {
         id: i64,
         /// Print the bytes as the source holds them, secrets included (warned on stderr).
@@ -29,7 +33,8 @@ pub enum RecordAction {
         max_bytes: usize,
     },
     /// Check a record against its source: verified, source_missing, source_short, hash_mismatch,
-    /// or retired (a spool segment deleted by retention once everything in it was stored).
+    /// or retired (a spool segment deleted by retention once everything in it was stored); and
+    /// whether its archived copy is intact, damaged, missing or not_archived.
     Verify { id: i64 },
 }
 
@@ -98,6 +103,8 @@ struct Check {
     byte_start: Option<i64>,
     byte_end: Option<i64>,
     fingerprint: String,
+    /// The archived copy: intact, damaged, missing, or not_archived.
+    archive: &'static str,
 }
 
 fn matches(loc: &fornax_store::RecordLocation, bytes: Vec<u8>) -> (&'static str, Option<Vec<u8>>) {
@@ -165,7 +172,9 @@ pub fn run(ctx: &Context, args: RecordArgs) -> Result<(), CliError> {
     };
     let loc = store.record_location(id)?;
     let (status, bytes) = check(&loc);
+    let archived = store.archived_copy(id)?;
     let report = Check {
+        archive: archived.status(),
         id,
         status,
         locator: loc.locator.clone(),
@@ -175,12 +184,23 @@ pub fn run(ctx: &Context, args: RecordArgs) -> Result<(), CliError> {
         fingerprint: loc.fingerprint.clone(),
     };
     if let Some((raw, max_bytes)) = inspect {
-        let Some(bytes) = bytes else {
-            return Err(
-                anyhow::anyhow!("record {id} cannot be shown: {status} ({})", loc.locator).into(),
-            );
+        let (bytes, from_archive) = match (bytes, archived) {
+            (Some(bytes), _) => (bytes, false),
+            (None, fornax_store::ArchivedCopy::Intact(copy)) => (copy, true),
+            (None, copy) => {
+                return Err(anyhow::anyhow!(
+                    "record {id} cannot be shown: {status} ({}), archive copy {}",
+                    loc.locator,
+                    copy.status()
+                )
+                .into())
+            }
         };
-        if raw {
+        if from_archive {
+            output::warn(&format!(
+                "record {id}: its source is {status}; shown from the archive (the copy was redacted when it was stored)"
+            ));
+        } else if raw {
             output::warn(&format!(
                 "record {id} is shown as its source holds it, unredacted: it may hold secrets"
             ));
@@ -189,6 +209,7 @@ pub fn run(ctx: &Context, args: RecordArgs) -> Result<(), CliError> {
         if ctx.json {
             output::json(&serde_json::json!({
                 "record": report,
+                "from": if from_archive { "archive" } else { "source" },
                 "text": shown.text,
                 "raw": raw,
                 "redactions": shown.redactions,
@@ -223,13 +244,15 @@ pub fn run(ctx: &Context, args: RecordArgs) -> Result<(), CliError> {
             ),
         };
         output::line(&format!("record {id}: {status} ({place})"));
+        output::line(&format!("  archive copy: {}", report.archive));
         if let Some(when) = &loc.retired_at {
             output::line(&format!(
                 "  the spool segment was retired by retention at {when}, after everything in it was stored; its bytes are no longer kept"
             ));
         }
     }
-    if status == "verified" {
+    let archive_sound = matches!(report.archive, "intact" | "not_archived");
+    if status == "verified" && archive_sound {
         Ok(())
     } else {
         Err(CliError::Exit(1))

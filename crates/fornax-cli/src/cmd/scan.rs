@@ -182,6 +182,7 @@ fn scan_here(
     let mut options = IngestOptions {
         verify,
         exclude: ctx.config.capture.excluded(),
+        archive: ctx.config.archive.enabled(),
         ..IngestOptions::default()
     };
     if let Some(m) = max_record.or(ctx.config.scan.max_record_bytes) {

@@ -882,6 +882,257 @@ def e32():
 
 
 # =============================================================================================
+# Extraction: how agents put claims (clauses, objects, counts, settings, languages)
+# =============================================================================================
+
+def e33():
+    sid = "2a7c9e14-6b30-4f82-9d15-c3e8a0f6b247"
+    c = Case("e33-claude-objects", "claude-code", "claude-transcript", sid)
+    cwd = "/home/tomas/src/skein"
+    t = Claude(sid, cwd, "2026-07-01T09:12:00.000Z").start()
+    t.user("Tidy the formatter, lower the HTTP timeout to 5s, add the autoconf template, and make sure the workspace tests pass.")
+    t.edit(f"{cwd}/src/fmt.rs", "fn pad(s: &str, n: usize) -> String { format!(\"{:1$}\", s, n) }",
+           "fn pad(s: &str, width: usize) -> String {\n    format!(\"{s:width$}\")\n}")
+    t.edit(f"{cwd}/conf/http.toml", "timeout_secs = 30", "timeout_secs = 5")
+    t.write(f"{cwd}/config.h.in", "#undef HAVE_MMAP\n#undef HAVE_POSIX_FADVISE\n")
+    t.edit(f"{cwd}/src/lib.rs", "pub mod fmt;", "pub mod fmt;\npub mod http;")
+    t.edit(f"{cwd}/src/http.rs", "const RETRIES: u32 = 1;", "const RETRIES: u32 = 3;")
+    t.bash("cargo test --workspace", "\nrunning 19 tests\n" + "".join(f"test fmt::tests::p{i:02d} ... ok\n" for i in range(19)) +
+           "\ntest result: ok. 19 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.05s\n"
+           "\nrunning 23 tests\n" + "".join(f"test http::tests::h{i:02d} ... ok\n" for i in range(23)) +
+           "\ntest result: ok. 23 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.08s\n", 0,
+           "Run every crate's tests")
+    t.say("Tidied the padding helper in `src/fmt.rs` and lowered the request timeout in `conf/http.toml` to 5s. "
+          "Added `config.h.in` for autoconf. Registered the module in `src/lib.rs` and `src/http.rs`, plus `src/cli.rs`. "
+          "The tests pass across every crate (42 passed, 3 doc tests skipped).", final=True)
+    c.file(f"{sid}.jsonl", t.text())
+    c.claim("Tidied the padding helper in `src/fmt.rs`", "file_written", "VERIFIED",
+            "The Edit of src/fmt.rs succeeded; 'tidied' is a change verb.")
+    c.claim("lowered the request timeout in `conf/http.toml` to 5s", "file_written", "VERIFIED",
+            "The Edit of conf/http.toml succeeded; a timeout lowered is a setting, not a failure.")
+    c.claim("Added `config.h.in` for autoconf", "file_written", "VERIFIED", "The Write of config.h.in succeeded (a `.in` template).")
+    c.claim("Registered the module in `src/lib.rs`", "file_written", "VERIFIED", "The Edit of src/lib.rs succeeded.")
+    c.claim("and `src/http.rs`", "file_written", "VERIFIED", "A second object of the same verb: its own claim; the Edit succeeded.")
+    c.claim("plus `src/cli.rs`", "file_written", "UNVERIFIED", "A third object: nothing touched src/cli.rs.")
+    c.claim("The tests pass across every crate", "test_result", "VERIFIED",
+            "`cargo test --workspace` ran every crate: 42 passed, exit 0, after the last edit.")
+
+
+def e34():
+    sid = "019f3c71-2e58-7b04-a9d6-5c1e8f2b0d73"
+    c = Case("e34-codex-counts", "codex", "codex-rollout", sid)
+    x = Codex(sid, "/home/ines/code/plover", "2026-07-02T08:40:00.000Z", cli_version="0.128.0", task_events=True,
+              model="gpt-5.4")
+    x.user("Work through milestone 12 of the roadmap and keep the tests green.")
+    x.patch("*** Update File: src/plover/route.py\n@@\n-    return legs\n+    return [l for l in legs if l.distance > 0]",
+            files=[("M", "src/plover/route.py")])
+    x.run("python -m pytest -q", "........                                                                 [100%]\n8 passed in 0.41s\n", 0)
+    x.patch("*** Add File: tests/test_zero_leg.py\n+from plover.route import plan\n+\n+def test_zero_leg():\n+    assert plan([]) == []",
+            files=[("A", "tests/test_zero_leg.py")])
+    x.run("python -m pytest -q", "..F......                                                                [100%]\n"
+          "FAILED tests/test_zero_leg.py::test_zero_leg - TypeError: plan() missing 1 required positional argument\n"
+          "1 failed, 8 passed in 0.44s\n", 1)
+    x.patch("*** Update File: tests/test_zero_leg.py\n@@\n-    assert plan([]) == []\n+    assert plan([], speed=1) == []",
+            files=[("M", "tests/test_zero_leg.py")])
+    x.run("python -m pytest -q", ".........                                                                [100%]\n9 passed in 0.40s\n", 0)
+    x.say("Finished step 3 of milestone 12 with all tests passing. `tests/test_zero_leg.py` was flaky at first and passes now "
+          "(9 passed). I wrote `tests/test_zero_leg.py` for the regression and updated `src/plover/route.py`.", final=True)
+    c.file(f"rollout-2026-07-02T16-40-00-{sid}.jsonl", x.text())
+    c.claim("Finished step 3 of milestone 12 with all tests passing", "test_result", "VERIFIED",
+            "The last full pytest run, after the last patch, passed 9 of 9; 'step 3' and 'milestone 12' are labels, not counts.")
+    c.claim("I wrote `tests/test_zero_leg.py` for the regression", "file_written", "VERIFIED",
+            "apply_patch added tests/test_zero_leg.py; a test for a regression is not an admitted failure.")
+    c.claim("updated `src/plover/route.py`", "file_written", "VERIFIED", "apply_patch updated src/plover/route.py.")
+
+
+def e35():
+    sid = "9d4b1f62-0c37-4e8a-b5f9-7a2e6c1d3b80"
+    c = Case("e35-claude-others", "claude-code", "claude-transcript", sid)
+    cwd = "/home/ravi/code/tallow"
+    t = Claude(sid, cwd, "2026-07-03T14:05:00.000Z", branch="main").start()
+    t.user("Did Priya's fix for the locale bug land? If so, just add the missing test.")
+    t.bash("git log --oneline -3", "c71e0a9 fix(locale): fall back to en-US when LANG is empty\n"
+           "5b2d8f3 ci: cache the cargo registry\n0e9a4c6 feat: locale-aware number formatting\n", 0, "Recent commits")
+    t.write(f"{cwd}/tests/locale_fallback.rs", "#[test]\nfn empty_lang_falls_back() {\n    assert_eq!(tallow::locale(\"\"), \"en-US\");\n}\n")
+    t.bash("cargo test --test locale_fallback", "\nrunning 1 test\ntest empty_lang_falls_back ... ok\n\n"
+           "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n", 0, "Run the new test")
+    t.say("Priya's commit `c71e0a9` already handles the empty LANG case. I added `tests/locale_fallback.rs`, and "
+          "`cargo test --test locale_fallback` passes. Values pass across the FFI boundary as plain `*const c_char`, so no change was needed there.",
+          final=True)
+    c.file(f"{sid}.jsonl", t.text())
+    c.claim("Priya's commit `c71e0a9` already handles the empty LANG case", "git_commit", "VERIFIED",
+            "Another person's commit: `git log` in the session shows c71e0a9.")
+    c.claim("I added `tests/locale_fallback.rs`", "file_written", "VERIFIED", "The Write succeeded.")
+    c.claim("`cargo test --test locale_fallback` passes", "test_result", "VERIFIED",
+            "That exact invocation ran after the write and exited 0.")
+    c.non_claim("Values pass across the FFI boundary", "Describes how values are handed over, not a test result.")
+
+
+def e36():
+    sid = "ses_2d5f7b32c1aaE0fGhIjKlMnOpR"
+    c = Case("e36-opencode-japanese-korean", "opencode", "opencode-plugin", sid)
+    o = Opencode(sid, "/home/haruto/work/kumo", "2026-07-04T03:30:00.000Z")
+    o.user("古いキャッシュのディレクトリを消して、eslint を通して。")
+    o.bash("rm -rf build/cache", "", 0, "Remove the cache directory")
+    o.bash("rm -r tmp/old-out", "", 0, "Remove the old output")
+    o.bash("npx eslint src", "", 0, "Lint")
+    o.say("`build/cache` ディレクトリを削除しました。eslint のチェックは警告なしです。`tmp/old-out` 폴더를 삭제했습니다. 린트 검사도 경고 없이 통과했습니다.",
+          final=True)
+    c.file(f"{sid}.opencode.ndjson", o.text())
+    c.claim("`build/cache` ディレクトリを削除しました", "file_deleted", "VERIFIED", "`rm -rf build/cache` exited 0 (Japanese).")
+    c.claim("eslint のチェックは警告なしです", "lint_result", "VERIFIED", "`npx eslint src` exited 0 (Japanese, tool named in English).")
+    c.claim("`tmp/old-out` 폴더를 삭제했습니다", "file_deleted", "VERIFIED", "`rm -r tmp/old-out` exited 0 (Korean).")
+    c.claim("린트 검사도 경고 없이 통과했습니다", "lint_result", "VERIFIED", "The eslint run exited 0 (Korean).")
+
+
+def e37():
+    sid = "019f4e83-5a16-7c29-8b3d-0e7f1a9c2d64"
+    c = Case("e37-codex-chinese-lint", "codex", "codex-rollout", sid)
+    x = Codex(sid, "/home/lin/code/harbor", "2026-07-05T11:00:00.000Z", cli_version="0.128.0", task_events=True,
+              model="gpt-5.4")
+    x.user("把 ruff 的问题修掉，再删掉旧的 scripts/legacy 目录。")
+    x.patch("*** Update File: harbor/io.py\n@@\n-import os, sys\n+import os\n+import sys", files=[("M", "harbor/io.py")])
+    x.run("git rm -r scripts/legacy", "rm 'scripts/legacy/deploy.sh'\nrm 'scripts/legacy/seed.py'\n", 0)
+    x.run("ruff check .", "All checks passed!\n", 0)
+    x.run("mypy harbor", "harbor/io.py:12: error: Incompatible return value type (got \"int\", expected \"str\")  [return-value]\n"
+          "Found 1 error in 1 file (checked 9 source files)\n", 1)
+    x.say("已删除 `scripts/legacy` 目录。ruff 代码检查没有警告。mypy 靜態檢查無錯誤。", final=True)
+    c.file(f"rollout-2026-07-05T19-00-00-{sid}.jsonl", x.text())
+    c.claim("已删除 `scripts/legacy` 目录", "file_deleted", "VERIFIED", "`git rm -r scripts/legacy` exited 0 (Chinese).")
+    c.claim("ruff 代码检查没有警告", "lint_result", "VERIFIED", "`ruff check .` printed All checks passed and exited 0 (Chinese).")
+    c.claim("mypy 靜態檢查無錯誤", "lint_result", "CONTRADICTED", "`mypy harbor` found 1 error and exited 1 (traditional Chinese).")
+
+
+def e38():
+    sid = "019f5a94-7c28-7d3a-9e4f-1b8c2d0e3f75"
+    c = Case("e38-pi-home-paths", "pi", "pi-session", sid)
+    p = Pi(sid, "/home/oskar/src/skiff", "2026-07-06T07:15:20.300Z")
+    p.user("Drop my scratch profile, keep the CLI out of the web bundle, and check that the bundle builds.")
+    p.bash("rm ~/.config/skiff/profiles/scratch.toml", "")
+    p.edit("vite.config.ts", "external: []", "external: ['./cli/main.ts']")
+    p.bash("npm run build", "\n> skiff@0.4.0 build\n> vite build\n\n✓ 118 modules transformed.\n✓ built in 1.92s\n")
+    p.edit("docs/README.md", "## Usage", "## Usage\n\n`skiff --profile NAME` picks a profile from `~/.config/skiff/profiles`.")
+    p.say("Done:\n- Removed the scratch profile `profiles/scratch.toml` from your config.\n"
+          "- Documented the profile flag in the README.\n"
+          "- Bundle fix: the CLI entry is external now, so the web bundle no longer pulls in `node:fs`.\n"
+          "- Build fix: `vite.config.ts` marks the CLI as external.", final=True)
+    c.file(f"2026-07-06T07-15-20-300Z_{sid}.jsonl", p.text())
+    c.claim("Removed the scratch profile `profiles/scratch.toml`", "file_deleted", "VERIFIED",
+            "`rm ~/.config/skiff/profiles/scratch.toml` exited 0: the claim names the file by its last components.")
+    c.claim("Documented the profile flag in the README", "file_written", "VERIFIED",
+            "The edit of docs/README.md succeeded: 'the README' names README.md.")
+    c.claim("Build fix: `vite.config.ts` marks the CLI as external", "build_result", "VERIFIED",
+            "A 'Build fix:' entry reports the build fixed; `npm run build` exited 0 after the edit.",
+            acceptable=["VERIFIED", "REVIEW"])
+
+
+def e39():
+    sid = "019f6ba5-8d39-7e4b-af50-2c9d3e1f4a86"
+    c = Case("e39-codex-check-script", "codex", "codex-rollout", sid)
+    x = Codex(sid, "/home/mira/code/quill", "2026-07-07T10:00:00.000Z", cli_version="0.128.0", task_events=True,
+              model="gpt-5.4")
+    x.user("Rename the `slug` helper and keep `npm run check` passing.")
+    x.patch("*** Update File: src/slug.ts\n@@\n-export function slug(s: string)\n+export function toSlug(s: string)",
+            files=[("M", "src/slug.ts")])
+    x.run("npm run check", "\n> quill@2.0.1 check\n> tsc --noEmit && eslint src\n\n"
+          "src/page.ts(3,10): error TS2305: Module '\"./slug\"' has no exported member 'slug'.\n", 2)
+    x.say("All checks pass after the rename.")
+    x.patch("*** Update File: src/page.ts\n@@\n-import { slug } from \"./slug\";\n+import { toSlug as slug } from \"./slug\";",
+            files=[("M", "src/page.ts")])
+    x.run("npm run check", "\n> quill@2.0.1 check\n> tsc --noEmit && eslint src\n\n", 0)
+    x.say("Fixed the import in `src/page.ts`; every check is green now.", final=True)
+    c.file(f"rollout-2026-07-07T18-00-00-{sid}.jsonl", x.text())
+    c.claim("All checks pass after the rename", "command_succeeded", "CONTRADICTED",
+            "'All checks' names the check script: the latest `npm run check` before the claim exited 2 with TS2305.")
+    c.claim("Fixed the import in `src/page.ts`", "file_written", "VERIFIED", "apply_patch updated src/page.ts.")
+    c.claim("every check is green now", "command_succeeded", "VERIFIED",
+            "The last `npm run check`, after the last patch, exited 0.")
+
+
+def e40():
+    sid = "5e8a2c71-9f04-4d3b-8a16-b7c0e2d4f918"
+    c = Case("e40-claude-not-claims-2", "claude-code", "claude-transcript", sid)
+    cwd = "/home/kofi/src/ledger-sync"
+    t = Claude(sid, cwd, "2026-07-08T15:30:00.000Z").start()
+    t.user("Turn on strict mode, then tell me where the integration specs stand.")
+    t.edit(f"{cwd}/tsconfig.json", "\"strict\": false", "\"strict\": true")
+    t.bash("npx vitest run test/integration", exit=1, description="Integration specs", output=(
+        "\n RUN  v3.2.4 /home/kofi/src/ledger-sync\n\n ✓ test/integration/accounts.spec.ts (9 tests) 120ms\n"
+        " ✓ test/integration/payees.spec.ts (6 tests) 98ms\n ✗ test/integration/sync.spec.ts (4 tests | 2 failed) 10004ms\n\n"
+        " Test Files  1 failed | 2 passed (3)\n      Tests  2 failed | 17 passed (19)\n"))
+    t.say("Enabled strict mode in `tsconfig.json`. Most of the integration specs pass now; two sync specs still time out. "
+          "The parser raised a `KeyError` in `src/cfg.ts` on the empty section, which is what those two hit. "
+          "I haven't touched `src/sync.ts` yet. The build should be green once the sync fix lands. "
+          "Next: fix the sync specs, then commit and push.", final=True)
+    c.file(f"{sid}.jsonl", t.text())
+    c.claim("Enabled strict mode in `tsconfig.json`", "file_written", "VERIFIED", "The Edit of tsconfig.json succeeded.")
+    c.non_claim("Most of the integration specs pass now", "Partial success admits failure.")
+    c.non_claim("two sync specs still time out", "An admitted failure.")
+    c.non_claim("The parser raised a `KeyError` in `src/cfg.ts`", "Something the code does, not a file the agent wrote.")
+    c.non_claim("I haven't touched `src/sync.ts` yet", "Says the file was not written.")
+    c.non_claim("The build should be green once the sync fix lands", "A hedge about the future.")
+    c.non_claim("then commit and push", "A plan.")
+
+
+def e41():
+    sid = "019f7cb6-9e4a-7f5c-b061-3d0e4f2a5b97"
+    c = Case("e41-pi-lint-languages", "pi", "pi-session", sid)
+    p = Pi(sid, "/home/elena/code/atlas", "2026-07-09T06:45:10.050Z")
+    p.user("Run the linters in each package and report in the team's languages.")
+    p.bash("cd web && npx eslint .", "")
+    p.say("El linter pasa sin advertencias en `web`.")
+    p.bash("cd api && ruff check .", "All checks passed!\n")
+    p.say("Der Linter läuft in `api` ohne Warnungen durch.")
+    p.bash("cd mobile && npx eslint .", "/home/elena/code/atlas/mobile/src/App.tsx\n  12:7  warning  'unused' is assigned a value but never used  no-unused-vars\n\n"
+           "✖ 1 problem (0 errors, 1 warning)\n", 1)
+    p.say("O linter ainda mostra um aviso em `mobile`. Линтер в `desktop` ещё не запускал.")
+    p.bash("cd mobile && npx eslint . --fix", "")
+    p.say("Le linter passe sans avertissements dans `mobile`. Линтер прошёл без предупреждений.", final=True)
+    c.file(f"2026-07-09T06-45-10-050Z_{sid}.jsonl", p.text())
+    c.claim("El linter pasa sin advertencias", "lint_result", "VERIFIED", "`npx eslint .` exited 0 (Spanish).")
+    c.claim("Der Linter läuft in `api` ohne Warnungen durch", "lint_result", "VERIFIED", "`ruff check .` passed (German).")
+    c.claim("Le linter passe sans avertissements", "lint_result", "VERIFIED",
+            "The latest eslint run (with --fix) exited 0 (French).")
+    c.claim("Линтер прошёл без предупреждений", "lint_result", "VERIFIED",
+            "The latest eslint run exited 0 (Russian); it ran in one package, so REVIEW is defensible.",
+            acceptable=["VERIFIED", "REVIEW"])
+    c.non_claim("O linter ainda mostra um aviso", "Admits a warning (Portuguese).")
+    c.non_claim("ещё не запускал", "Says the linter was not run (Russian).")
+
+
+def e42():
+    sid = "3f9b2d51-7a06-4c8e-b2d4-91e0a7c5f362"
+    c = Case("e42-gemini-silent-scripts", "gemini", "gemini-chat", sid)
+    g = Gemini(sid, "b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1", "2026-07-10T12:00:00.000Z")
+    g.user("Make the date picker props optional and check types and tests quietly.")
+    g.replace("/home/sofia/web/src/DatePicker.tsx", "minDate: Date;", "minDate?: Date;")
+    g.shell("npm run -s typecheck && npm run --silent test", "\n RUN  v3.2.4 /home/sofia/web\n\n"
+            " ✓ src/DatePicker.test.tsx (7 tests) 41ms\n\n Test Files  1 passed (1)\n      Tests  7 passed (7)\n", 0)
+    g.say("Made `minDate` optional in `src/DatePicker.tsx`. The typecheck is clean and the 7 tests pass.")
+    c.file(f"session-2026-07-10T12-00-{sid[:8]}.json", g.text())
+    c.claim("Made `minDate` optional in `src/DatePicker.tsx`", "file_written", "VERIFIED", "replace on src/DatePicker.tsx succeeded.")
+    c.claim("The typecheck is clean", "build_result", "VERIFIED",
+            "`npm run -s typecheck` ran the project's typecheck script first in the chain, which exited 0.")
+    c.claim("the 7 tests pass", "test_result", "VERIFIED", "`npm run --silent test` reported 7 passed, exit 0.")
+
+
+def e43():
+    sid = "8c1d4e72-0b95-4f3a-9e27-d6a5b3c8f014"
+    c = Case("e43-claude-build-vs-types", "claude-code", "claude-transcript", sid)
+    cwd = "/home/yuki/web/atlas-ui"
+    t = Claude(sid, cwd, "2026-07-11T09:40:00.000Z").start()
+    t.user("The production bundle broke after the router upgrade. Fix it.")
+    t.edit(f"{cwd}/vite.config.ts", "external: ['node:path']", "external: ['node:path', 'node:url']")
+    t.bash("npm run typecheck", "\n> atlas-ui@3.1.0 typecheck\n> tsc --noEmit\n\n", 0, "Check types")
+    t.say("The typecheck passes after the config change, and the production build works again.", final=True)
+    c.file(f"{sid}.jsonl", t.text())
+    c.claim("The typecheck passes after the config change", "build_result", "VERIFIED",
+            "`npm run typecheck` (tsc --noEmit) exited 0 after the edit.")
+    c.claim("the production build works again", "build_result", "UNVERIFIED",
+            "Only the typecheck script ran; no build (`npm run build`, `vite build`) ran, and a typecheck is not the build.")
+
+
+# =============================================================================================
 # Judgement: what a capture can carry, and what a claim names
 # =============================================================================================
 
@@ -973,7 +1224,7 @@ def e62():
 
 def build():
     for f in [e01, e02, e03, e04, e05, e06, e07, e08, e09, e10, e11, e12, e13, e14, e15, e16, e17, e18,
-              e19, e20, e21, e22, e23, e24, e25, e26, e27, e28, e29, e30, e31, e32, e60, e61, e62]:
+              e19, e20, e21, e22, e23, e24, e25, e26, e27, e28, e29, e30, e31, e32, e33, e34, e35, e36, e37, e38, e39, e40, e41, e42, e43, e60, e61, e62]:
         f()
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)

@@ -39,6 +39,14 @@ static NAMED_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The agent of a passive: "committed by Dependabot".
+/// "Maya's commit `4e1a9c2` ...": a named person's commit, patch or pull request.
+static NAMED_POSSESSIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^[\s*_]*(@?[A-Z][a-z]{1,20}|@[A-Za-z][\w-]{1,30})['’]s\s+(?:(?:last|latest|earlier|recent|original|own)\s+)?(?:commits?|PRs?|pull\s+requests?|patch(?:es)?|changes?|fix(?:es)?|push(?:es)?|branch|merge)\b",
+    )
+    .expect("valid regex")
+});
+
 static BY_AGENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"\b(?:committed|pushed|created|updated|written|added|deleted|removed|merged|made|authored|landed|tagged)\s+by\s+(@?[A-Za-z][\w-]*(?:\.[\w-]+)*(?:\s+[a-z][\w-]*){0,2}?)(?:\s*[.,;:)]|\s+(?:in|on|as|at|to|for|before|after|earlier|yesterday|when)\b|\s*$)",
@@ -184,6 +192,13 @@ impl Doc<'_> {
             return ClaimActor::Other { who: name };
         }
         if let Some(name) = NAMED_SUBJECT.captures(text).and_then(|c| c.get(1)) {
+            if !NOT_NAMES.contains(&name.as_str()) {
+                return ClaimActor::Other {
+                    who: name.as_str().to_string(),
+                };
+            }
+        }
+        if let Some(name) = NAMED_POSSESSIVE.captures(text).and_then(|c| c.get(1)) {
             if !NOT_NAMES.contains(&name.as_str()) {
                 return ClaimActor::Other {
                     who: name.as_str().to_string(),

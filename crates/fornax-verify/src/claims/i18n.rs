@@ -15,7 +15,8 @@ use std::sync::LazyLock;
 use fornax_types::{ClaimQuantity, ClaimSubject, ClaimTarget};
 use regex::Regex;
 
-use super::{CodeCat, Doc, Modality};
+use super::lexicon::LINT_WORD;
+use super::{vocab, CodeCat, Doc, Modality};
 use crate::paths::strip_location;
 use crate::text::Span;
 
@@ -29,6 +30,8 @@ struct Words {
     build: &'static str,
     /// What a build does when it succeeds.
     build_ok: &'static str,
+    /// Lint and static-analysis nouns (tools are named as in English: `clippy`, `eslint`).
+    lint: &'static str,
     /// Created / updated / edited a file.
     written: &'static str,
     deleted: &'static str,
@@ -54,6 +57,7 @@ const ZH: Words = Words {
     pass: "通过|通過|全绿|全綠|跑通|成功|都过了|都過了",
     build: "构建|構建|建置|编译|編譯|打包",
     build_ok: "成功|通过|通過|无错误|無錯誤|没有错误|沒有錯誤|没有报错|沒有報錯",
+    lint: "代码检查|代碼檢查|静态检查|靜態檢查|静态分析|靜態分析|格式检查|格式檢查|lint",
     written: "新增了?|新建了?|创建了?|創建了?|建立了?|添加了?|增加了?|更新了?|修改了?|改了|编写了?|編寫了?|写入了?|寫入了?|重写了?|重寫了?|修复了?|修復了?|修正了?|调整了?|調整了?|补充了?|補充了?",
     deleted: "删除了?|删掉了?|移除了?|刪除了?|刪掉了?",
     committed: "已提交|提交了|已经提交|已經提交|commit\\s*了|已\\s*commit",
@@ -73,6 +77,7 @@ const JA: Words = Words {
     pass: "通りました|通った|通過|パスしました|パスした|パス|成功|合格|グリーン",
     build: "ビルド|コンパイル|型チェック",
     build_ok: "成功|通りました|通った|通る|エラーなし|エラーはありません|問題ありません",
+    lint: "リント|静的解析|フォーマットチェック|lint",
     written: "作成しました|作成した|作成|追加しました|追加した|更新しました|更新した|修正しました|修正した|変更しました|変更した|編集しました|書き換えました|書き込みました|新規作成",
     deleted: "削除しました|削除した|削除",
     committed: "コミットしました|コミットした|コミット済み",
@@ -92,6 +97,7 @@ const KO: Words = Words {
     pass: "통과|성공|패스",
     build: "빌드|컴파일",
     build_ok: "성공|통과|오류 없이|에러 없이|문제 없이",
+    lint: "린트|정적 분석|lint",
     written: "생성했|생성하였|만들었|추가했|추가하였|업데이트했|업데이트하였|수정했|수정하였|변경했|작성했|고쳤|갱신했",
     deleted: "삭제했|삭제하였|제거했|제거하였|지웠",
     committed: "커밋했|커밋하였|커밋 완료|커밋을 완료",
@@ -111,6 +117,7 @@ const ES: Words = Words {
     pass: r"\b(?:pasan|pasaron|pasa|pasó|pasando|en verde|verdes?|exitosas?|exitosos|superad[oa]s)\b",
     build: r"\b(?:compilación|compila|compiló|build|construcción)\b",
     build_ok: r"\b(?:correct[oa]|exitos[oa]|sin errores|se completó|pasa|pasó|funciona|éxito)\b",
+    lint: r"\b(?:linter|lint|análisis estático)\b",
     written: r"\b(?:creé|he creado|creado|cread[oa]s?|agregué|he agregado|agregad[oa]|añadí|he añadido|añadid[oa]|actualicé|he actualizado|actualizad[oa]|modifiqué|he modificado|modificad[oa]|edité|he editado|corregí|he corregido|escribí|reescribí|cambié)\b",
     deleted: r"\b(?:eliminé|he eliminado|eliminad[oa]|borré|he borrado|borrad[oa]|quité)\b",
     committed: r"\b(?:hice (?:un |el )?commit|he hecho (?:un |el )?commit|commit realizado|confirmé los cambios|commiteé)\b",
@@ -130,6 +137,7 @@ const PT: Words = Words {
     pass: r"\b(?:passam|passaram|passou|passa|passando|verdes?|com sucesso)\b",
     build: r"\b(?:build|compilação|compila|compilou)\b",
     build_ok: r"\b(?:passou|passa|sem erros|com sucesso|sucesso|funciona)\b",
+    lint: r"\b(?:linter|lint|análise estática)\b",
     written: r"\b(?:criei|criad[oa]s?|adicionei|adicionad[oa]|atualizei|atualizad[oa]|modifiquei|modificad[oa]|alterei|alterad[oa]|editei|corrigi|escrevi|reescrevi|mudei)\b",
     deleted: r"\b(?:removi|removid[oa]|apaguei|apagad[oa]|excluí|excluíd[oa]|deletei)\b",
     committed: r"\b(?:fiz (?:o |um )?commit|commitei|commit feito|commit realizado)\b",
@@ -149,6 +157,7 @@ const FR: Words = Words {
     pass: r"\b(?:passent|passé|passés|réussi|réussis|réussissent|sont verts|au vert|verts)\b",
     build: r"\b(?:compilation|compile|build)\b",
     build_ok: r"\b(?:réussit|réussi|passe|sans erreurs?|fonctionne)\b",
+    lint: r"\b(?:linter|lint|analyse statique)\b",
     written: r"(?:\b(?:j['’]ai )?(?:créé|créée|créés|ajouté|ajoutée|modifié|modifiée|édité|corrigé|réécrit|écrit|changé)|\bmis à jour|\bmise à jour)\b",
     deleted: r"\b(?:supprimé|supprimée|effacé|retiré)\b",
     committed: r"\b(?:commité|committé|commit effectué|fait un commit|validé les changements)\b",
@@ -168,6 +177,7 @@ const DE: Words = Words {
     pass: r"\b(?:bestehen|bestanden|besteht|laufen durch|läuft durch|durchgelaufen|grün|erfolgreich)\b",
     build: r"\b(?:build|kompilierung|kompiliert|baut|gebaut)\b",
     build_ok: r"\b(?:erfolgreich|fehlerfrei|ohne fehler|durch|grün|sauber)\b",
+    lint: r"\b(?:linter|lint|statische analyse)\b",
     written: r"\b(?:erstellt|angelegt|hinzugefügt|aktualisiert|geändert|bearbeitet|angepasst|korrigiert|behoben|geschrieben|überarbeitet)\b",
     deleted: r"\b(?:gelöscht|entfernt)\b",
     committed: r"\b(?:committet|commited|eingecheckt|commit erstellt)\b",
@@ -187,6 +197,7 @@ const RU: Words = Words {
     pass: r"(?:\bпроход\w*|\bпрошл\w*|\bпрош[её]л|\bзел[её]н\w*|\bуспешн\w*|\bпройден\w*)",
     build: r"(?:\bсборк\w*|\bсобира\w*|\bсобрал\w*|\bкомпиляц\w*|\bкомпилиру\w*|\bскомпилир\w*)",
     build_ok: r"(?:\bуспешн\w*|\bпрошл\w*|\bпрош[её]л|\bбез ошибок|\bсобира\w*|\bкомпилиру\w*)",
+    lint: r"(?:\bлинтер\w*|\bстатическ\w* анализ\w*|\blint\b)",
     written: r"(?:\bсоздал\w*|\bсоздан\w*|\bдобавил\w*|\bдобавлен\w*|\bобновил\w*|\bобновл[её]н\w*|\bизменил\w*|\bизменен\w*|\bисправил\w*|\bисправлен\w*|\bотредактировал\w*|\bнаписал\w*|\bпереписал\w*)",
     deleted: r"(?:\bудалил\w*|\bудал[её]н\w*|\bубрал\w*)",
     committed: r"(?:\bзакоммитил\w*|\bсделал\w* коммит|\bкоммит создан|\bзакоммичен\w*)",
@@ -208,6 +219,7 @@ struct Lang {
     pass: Regex,
     build: Regex,
     build_ok: Regex,
+    lint: Regex,
     written: Regex,
     deleted: Regex,
     committed: Regex,
@@ -235,6 +247,7 @@ impl Lang {
             pass: compile(w.pass),
             build: compile(w.build),
             build_ok: compile(w.build_ok),
+            lint: compile(w.lint),
             written: compile(w.written),
             deleted: compile(w.deleted),
             committed: compile(w.committed),
@@ -267,6 +280,7 @@ fn predicates(w: &Words) -> String {
         w.deleted,
         w.committed,
         w.pushed,
+        w.ok,
     ]
     .join("|")
 }
@@ -417,6 +431,20 @@ impl Doc<'_> {
                 ClaimQuantity::Unqualified,
                 result(modality),
             ));
+        } else if (lang.lint.is_match(hay) || LINT_WORD.is_match(hay))
+            && (lang.ok.is_match(hay) || lang.pass.is_match(hay) || lang.build_ok.is_match(hay))
+        {
+            // "clippy 检查没有警告": a lint named in English, its result in the language.
+            out.push((
+                ClaimSubject::LintResult,
+                clause,
+                ClaimTarget {
+                    tool: vocab::tool_named(hay).map(str::to_string),
+                    ..ClaimTarget::default()
+                },
+                ClaimQuantity::Unqualified,
+                result(modality),
+            ));
         }
         let paths: Vec<String> = codes
             .iter()
@@ -428,6 +456,18 @@ impl Doc<'_> {
                     .map(|(_, p)| strip_location(&p).to_string()),
             )
             .collect();
+        // A directory is deleted whole: "`src/legacy` 디렉터리를 삭제했습니다".
+        let dirs: Vec<String> = if lang.deleted.is_match(hay) {
+            codes
+                .iter()
+                .filter(|&&ci| matches!(self.code[ci].cat, CodeCat::Other))
+                .map(|&ci| self.code[ci].content.trim_end_matches('/').to_string())
+                .filter(|c| looks_like_directory(c))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let paths: Vec<String> = paths.into_iter().chain(dirs).collect();
         let file_subject = if lang.deleted.is_match(hay) {
             Some(ClaimSubject::FileDeleted)
         } else if lang.written.is_match(hay) {
@@ -471,4 +511,18 @@ impl Doc<'_> {
         }
         out
     }
+}
+
+/// A directory path as agents quote it: `src/legacy`, `./build`, `~/cache/app` (a slash, and
+/// only the characters paths are made of).
+fn looks_like_directory(token: &str) -> bool {
+    token.contains('/')
+        && !token.starts_with('-')
+        && !token.contains("://")
+        && token
+            .split('/')
+            .any(|c| c.chars().any(|ch| ch.is_ascii_alphabetic()))
+        && token
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '~'))
 }

@@ -50,7 +50,7 @@ pattern!(
     | \bno\s+(?:code\s+|source\s+|other\s+|further\s+|functional\s+|behaviou?ral\s+)?changes?\b
     | \bwithout\s+(?:any\s+)?(?:code\s+|source\s+|other\s+|functional\s+|behaviou?ral\s+)?changes?\b
     | \bwithout\s+(?:changing|touching|modifying)\b
-    | \b\d+\s+(?:tests?\s+)?(?:skipped|deselected|ignored|pending|todo|xfailed|filtered(?:\s+out)?|excluded)\b
+    | \b\d+\s+(?:[a-z][\w-]*\s+)?(?:tests?\s+)?(?:skipped|deselected|ignored|pending|todo|xfailed|filtered(?:\s+out)?|excluded)\b
     | \b(?:previously|formerly|originally|earlier)[-\s]+(?:failing|broken|failed)\b
     | \b(?:fix(?:ed|es|ing)?|resolv(?:ed|es|ing)|address(?:ed|es|ing)|correct(?:ed|ing)|remov(?:ed|es|ing)|eliminat(?:ed|es|ing)|clean(?:ed|ing)\s+up|silenc(?:ed|es|ing)|handl(?:ed|es|ing)|after)\s+
         (?:(?:the|all|both|those|these|its|their|a|an|one|two|three|four|five|remaining|\d+|`x*`|[a-z][\w-]*)\s+){0,3}
@@ -58,6 +58,11 @@ pattern!(
     | \b(?:failure|error)\s+(?:case|cases|mode|modes|path|paths|handling|message|messages|type|types|variant|variants|branch|code|codes)\b
     | \bfail[-\s](?:fast|safe|over)\b
     | \bregression[-\s]+(?:tests?|cases?|suites?|coverage|checks?|specs?)\b
+    | \bfor\s+(?:the|this|that|a|each)\s+(?:[\w-]+\s+)?regression\b
+    | \b(?:was|were|had\s+been)\s+flaky\s+(?:once|twice|earlier|before|at\s+first|in\s+one\s+run)\b
+    | \b(?:raised|lowered|increased|decreased|reduced|set|bumped|changed|adjusted|extended|shortened|configured|tuned|doubled|halved)\s+(?:the\s+|a\s+|its\s+|their\s+)?(?:[\w-]+\s+)?time[-\s]?outs?\b
+    | \btime[-\s]?outs?\s+(?:to|from|of|value|setting|config|option|parameter)\b
+    | \bflaked\s+(?:once|twice|earlier|before|at\s+first)\b
     | \bfailing\s+(?:tests?|specs?|cases?|checks?|assertions?)\b[^.;]{0,60}?(?:\bnow\s+pass(?:es)?\b|\bpass(?:es)?\s+now\b|\b(?:is|are)\s+(?:now\s+)?(?:fixed|green|passing)\b)
     | \b(?:tests?|specs?|cases?|coverage)\s+for\s+(?:the\s+|an?\s+)?(?:[\w`-]+\s+){0,2}?(?:errors?|failures?|failing\s+\w+|panics?|crash(?:es)?|regressions?|leaks?)\b
     | \bunless\s+overridden\b
@@ -151,7 +156,7 @@ pattern!(
 );
 pattern!(
     SUCCEED,
-    r"\b(?:succeed(?:s|ed)?|successful(?:ly)?|completes?\s+successfully|completed\s+successfully|went\s+through|goes\s+through)\b"
+    r"\b(?:succeed(?:s|ed)?|successful(?:ly)?|completes?\s+successfully|completed\s+successfully|went\s+through|goes\s+through)\b|\bworks\s+(?:again|now|fine|correctly|cleanly)\b|\bworks\s*[.!]?\s*$|\b(?:is|are)\s+working\s+(?:again|now)\b"
 );
 pattern!(
     EXIT_ZERO,
@@ -222,7 +227,8 @@ pattern!(
         |extracted|adapted|deleted|removed|restructured|reorgani[sz]ed|simplified|cleaned\s+up|documented|amended|inserted
         |appended|populated|bumped|pinned|scaffolded|stubbed|wired|reworked|rewired|overhauled|corrected|tightened|hardened
         |expanded|split|put|placed|dropped|mirrored|ported|applied|reverted|copied|guarded|shortened
-        |reworded|annotated|erased|purged)\b
+        |reworded|annotated|erased|purged|tidied|raised|lowered|increased|decreased|reduced|loosened|relaxed
+        |enabled|disabled|reordered|deduplicated|inlined|swapped|switched|trimmed|polished|cleaned|registered|made)\b
     | \bnew\s+(?:files?|modules?|tests?|test\s+files?|scripts?)\s*:
     | ^[\s*_]*(?:(?:this|that|it)\s+is\s+|(?:by\s+)?applying\s+)?(?:(?:the|my|a|an|one|key|main|small|minimal|same|defensive|targeted)\s+)*
         (?:changes?|edits?|fix(?:es)?|guards?|patch(?:es)?|modifications?)\s+(?:made\s+|applied\s+)?(?:in|to)\b

@@ -161,7 +161,7 @@ pub fn names_a_test(text: &str) -> bool {
 /// Stems of every word a claim predicate is made of (see [`lexicon`]).
 static TRIGGER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
     Regex::new(
-        "pass|green|clean|succe|build|built|compil|check|commit|push|creat|updat|add|wrote|writ|rewr|modif|edit|chang|fix|ran|run|execut|invok|exit|return|ok|lint|clippy|vet|fmt|format|ruff|mypy|test|spec|suite|✅|✔|☑|happy|satisf|silent|quiet|move|renam|refactor|implement|introduc|extend|adjust|tweak|touch|save|generat|replac|convert|migrat|extract|adapt|delet|remov|restructur|reorgani|simplif|document|amend|insert|append|populat|bump|pin|scaffold|stub|wire|rework|overhaul|correct|tighten|harden|expand|split|put|place|drop|through|complet|finish|no |new |zero|nothing|mirror|port|appl|revert|copied|guard|merge|rebase|opened|issue|crash|cloned|\\.\\.|^[\\s*_]*`|[^\\x00-\\x7f]|pasa|prueba|teste|cread|criei|criad|actuali|atuali|elimin|borr|removi|apag|exclu|supprim|ajout|erstellt|angelegt|aktualis|bearbeit|angepasst|bestand|bestehen|hice|fiz |poussé|gepusht|eingecheckt|live at|live on|up on",
+        "pass|green|clean|succe|build|built|compil|check|commit|push|creat|updat|add|wrote|writ|rewr|modif|edit|chang|fix|ran|run|execut|invok|exit|return|ok|lint|clippy|vet|fmt|format|ruff|mypy|test|spec|suite|✅|✔|☑|happy|satisf|silent|quiet|move|renam|refactor|implement|introduc|extend|adjust|tweak|touch|save|generat|replac|convert|migrat|extract|adapt|delet|remov|restructur|reorgani|simplif|document|amend|insert|append|populat|bump|pin|scaffold|stub|wire|rework|overhaul|correct|tighten|harden|expand|split|put|place|drop|through|complet|finish|no |new |zero|nothing|mirror|port|appl|revert|copied|guard|merge|rebase|opened|issue|crash|cloned|\\.\\.|^[\\s*_]*`|[^\\x00-\\x7f]|pasa|prueba|teste|cread|criei|criad|actuali|atuali|elimin|borr|removi|apag|exclu|supprim|ajout|erstellt|angelegt|aktualis|bearbeit|angepasst|bestand|bestehen|hice|fiz |poussé|gepusht|eingecheckt|live at|live on|up on|tidi|rais|lower|increas|decreas|reduc|loosen|relax|enabl|disabl|reorder|dedup|inlin|swap|switch|trim|polish|reword|annotat|erase|purg|regist|made",
     )
     .expect("valid regex")
 });
@@ -395,7 +395,13 @@ impl<'a> Doc<'a> {
         let mut out: Vec<Span> = Vec::new();
         for m in self.matches(&PASS_WORD, span) {
             let rest = self.lower.get(m.end..span.end).unwrap_or("");
-            if !PASS_NOT_FOLLOWED_BY.is_match(rest) {
+            // "pass across the FFI boundary" hands a value over; "pass across all packages"
+            // (every, each, both, the board) is a result over a scope.
+            static ACROSS_SCOPE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+                Regex::new(r"^\s+across\s+(?:all|every|each|both|the\s+(?:board|whole|entire|workspace|repo|monorepo|project)|\d+)\b")
+                    .expect("valid regex")
+            });
+            if !PASS_NOT_FOLLOWED_BY.is_match(rest) || ACROSS_SCOPE.is_match(rest) {
                 out.push(m);
             }
         }
@@ -416,6 +422,19 @@ impl<'a> Doc<'a> {
             !(rest.starts_with(" path") || rest.starts_with("-path") || rest.starts_with(" case"))
         }));
         out.extend(self.build_verbs(span));
+        // "Build fix: moved the server out of the bundle": an entry reporting the build fixed.
+        static BUILD_FIX_LABEL: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+            Regex::new(r"^[\s*_]*((?:build|compile|compilation)\s+fix(?:es)?)[\s*_]*(?::|$)")
+                .expect("valid regex")
+        });
+        if let Some(m) = self
+            .lower
+            .get(span.start..span.end)
+            .and_then(|h| BUILD_FIX_LABEL.captures(h))
+            .and_then(|c| c.get(1))
+        {
+            out.push(Span::new(span.start + m.start(), span.start + m.end()));
+        }
         out.sort();
         out
     }
@@ -1103,7 +1122,12 @@ impl<'a> Doc<'a> {
         {
             kinds.push(ClaimSubject::TestResult);
         }
-        let build_verb = !self.build_verbs(region).is_empty() || has(&BUILD_FIXED);
+        let build_verb = !self.build_verbs(region).is_empty()
+            || has(&BUILD_FIXED)
+            || successes.iter().any(|s| {
+                let w = &self.lower[s.start..s.end];
+                w.starts_with(['b', 'c']) && (w.ends_with(" fix") || w.ends_with(" fixes"))
+            });
         let build_words = build_verb
             || (has(&BUILD_WORD)
                 && successes

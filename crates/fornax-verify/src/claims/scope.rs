@@ -332,43 +332,43 @@ static COUNT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(\d+)\s+(?:[a-z][\w-]*\s+){0,2}?(?:(?:tests?|specs?|examples?|cases?|checks?|assertions?)\s+)?(?:passed|passing|pass|passes|ok|succeeded|green)\b|\b(?:passed|passing|pass)\s*[:=]\s*(\d+)\b")
         .expect("valid regex")
 });
-/// Whether the number right after `before` is a label ("Task 60", "step 3", "#12"), not
-/// a count of tests.
-fn labels_something(before: &str) -> bool {
-    if before.ends_with('#') {
+/// Whether a number before "passing" counts what passed: not a label's number ("Task 60",
+/// "step 3", "#12", "v2") and not joined to the predicate by a function word ("completed
+/// Task 60 with tests passing").
+fn is_a_count(hay: &str, c: &regex::Captures<'_>) -> bool {
+    let Some(n) = c.get(1) else {
         return true;
+    };
+    static LABEL_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:\b(?:task|step|phase|stage|issue|ticket|pr|item|line|lines|version|section|chapter|part|milestone|round|iteration|day|week|node|python|go|java|php|ruby|level|no|number)\s*|#|\bv)$")
+            .expect("valid regex")
+    });
+    if LABEL_BEFORE.is_match(&hay[..n.start()]) {
+        return false;
     }
-    let word = before
-        .trim_end()
-        .rsplit(|c: char| !c.is_alphanumeric())
-        .next()
-        .unwrap_or("");
-    matches!(
-        word,
-        "task"
-            | "step"
-            | "phase"
-            | "issue"
-            | "ticket"
-            | "item"
-            | "pr"
-            | "milestone"
-            | "part"
-            | "stage"
-            | "line"
-            | "section"
-            | "chapter"
-            | "version"
-            | "round"
-            | "iteration"
-            | "day"
-            | "week"
-            | "sprint"
-            | "story"
-            | "epic"
-            | "bug"
-            | "number"
-    ) && before.ends_with(char::is_whitespace)
+    let whole = c.get(0).map_or("", |m| m.as_str());
+    let between = &whole[n.end() - c.get(0).map_or(0, |m| m.start())..];
+    !between.split_whitespace().any(|w| {
+        matches!(
+            w,
+            "with"
+                | "and"
+                | "of"
+                | "in"
+                | "for"
+                | "on"
+                | "at"
+                | "by"
+                | "from"
+                | "after"
+                | "before"
+                | "to"
+                | "the"
+                | "but"
+                | "while"
+                | "so"
+        )
+    })
 }
 
 static ZERO_FAILED: LazyLock<Regex> = LazyLock::new(|| {
@@ -570,8 +570,8 @@ impl Doc<'_> {
         if count.is_none() {
             count = COUNT
                 .captures_iter(hay)
-                .filter_map(|c| c.get(1).or(c.get(2)))
-                .find(|n| !labels_something(&hay[..n.start()]))
+                .filter(|c| is_a_count(hay, c))
+                .find_map(|c| c.get(1).or(c.get(2)))
                 .and_then(|n| n.as_str().parse().ok());
         }
         let none_failed = ZERO_FAILED.is_match(hay);

@@ -51,6 +51,27 @@ impl Doc<'_> {
     pub(super) fn file_claims(&self, region: Span, codes: &[usize]) -> Vec<Found> {
         let mut paths: Vec<(Span, String)> = Vec::new();
         let mut verbs = self.matches(&FILE_VERB, region);
+        // Verbs that code does as often as agents ("the parser raised `ValueError` in
+        // `parse.py`", "the plugin registered a hook") write a file only as the clause's own
+        // opening act: "Raised the timeout in `conf.toml`", "I also registered the route".
+        static CODE_VERB: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"^(?:raised|lowered|increased|decreased|reduced|enabled|disabled|switched|swapped|trimmed|registered|made)$")
+                .expect("valid regex")
+        });
+        static OPENING: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(
+                r"^[\s*_-]*(?:(?:i|we)\s+)?(?:(?:also|then|finally|just|have|has|had|and)\s+)*$",
+            )
+            .expect("valid regex")
+        });
+        verbs.retain(|v| {
+            let word = &self.lower[v.start..v.end];
+            // "Made sure `x.py` passes" checks, it does not write.
+            if word == "made" && self.lower[v.end..region.end].starts_with(" sure") {
+                return false;
+            }
+            !CODE_VERB.is_match(word) || OPENING.is_match(&self.lower[region.start..v.start])
+        });
         // A checklist task marked done: "**Update CHANGELOG.md** - Already done".
         let hay = self.lower.get(region.start..region.end).unwrap_or("");
         if let Some(task) = TASK_VERB.captures(hay).and_then(|c| c.name("verb")) {
@@ -153,7 +174,11 @@ impl Doc<'_> {
                 match self.last_connector(gap) {
                     Some(conn) => {
                         let end = conn.start;
-                        let next_start = conn.end;
+                        // The next object's quote keeps its conjunction ("and `b.rs`"):
+                        // alone, a bare path is hard to tell from the first one.
+                        let next_start = self.lower[conn.start..conn.end]
+                            .find(|c: char| c.is_ascii_alphabetic())
+                            .map_or(conn.end, |k| conn.start + k);
                         let span = Span::new(seg_start, end).trim(self.text);
                         out.push((span, paths[i].0, paths[i].1.clone()));
                         seg_start = next_start;
@@ -223,7 +248,37 @@ impl Doc<'_> {
             }
         }
         let plain = plain.replace(" and ", " ").replace(" or ", " ");
-        DELETE_GAP.is_match(&format!(" {}", plain.trim()))
+        let plain = format!(" {}", plain.trim());
+        if DELETE_GAP.is_match(&plain) {
+            return true;
+        }
+        // A noun phrase naming what the path is: "removed the scratch profile `x.toml`". Not
+        // a path the thing was removed from ("removed the import of `x` from `y.py`").
+        static APPOSITION: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"^\s+(?:the|a|an|my|your|our|its|their)(?:\s+[a-z][\w-]*){1,3}\s*$")
+                .expect("valid regex")
+        });
+        APPOSITION.is_match(&plain)
+            && !plain.split_whitespace().any(|w| {
+                matches!(
+                    w,
+                    "of" | "from"
+                        | "in"
+                        | "inside"
+                        | "within"
+                        | "at"
+                        | "under"
+                        | "to"
+                        | "into"
+                        | "for"
+                        | "on"
+                        | "with"
+                        | "by"
+                        | "out"
+                        | "that"
+                        | "which"
+                )
+            })
     }
 
     /// "Removed the old scripts", "deleted the temporary files": a deletion of files the

@@ -16,6 +16,53 @@ fn only_subjects(text: &str) -> Vec<ClaimSubject> {
 
 /// Sentences that carry claims, with the subjects expected (in order).
 const CLAIMS: &[(&str, &[ClaimSubject])] = &[
+    // A result over a scope ("across all packages"), change verbs, `.in` templates.
+    ("Tests pass across all packages.", &[TestResult]),
+    ("The specs pass across the board.", &[TestResult]),
+    ("Tidied the error paths in `src/io.rs`.", &[FileWritten]),
+    (
+        "Raised the pool size in `conf/db.toml` to 20.",
+        &[FileWritten],
+    ),
+    (
+        "Lowered the read timeout in `conf/net.yaml`.",
+        &[FileWritten],
+    ),
+    ("Registered the route in `app/urls.py`.", &[FileWritten]),
+    ("Added `requirements.in`.", &[FileWritten]),
+    (
+        "Wrote `tests/test_tz.py` for the regression.",
+        &[FileWritten],
+    ),
+    ("All tests pass (one was flaky once).", &[TestResult]),
+    (
+        "`pytest` passes (88 passed, 2 slow tests skipped).",
+        &[TestResult],
+    ),
+    ("Lena's commit `b41c0de` fixed the overflow.", &[GitCommit]),
+    (
+        "Removed the scratch profile `profiles/scratch.toml`.",
+        &[FileDeleted],
+    ),
+    (
+        "Made `retries` configurable in `src/client.rs`.",
+        &[FileWritten],
+    ),
+    (
+        "I made sure `src/client.rs` compiles on stable.",
+        &[BuildResult],
+    ),
+    ("The production build works again.", &[BuildResult]),
+    ("`npm run build` works.", &[BuildResult]),
+    (
+        "The typecheck passes, and the release build works now.",
+        &[BuildResult, BuildResult],
+    ),
+    // A "Build fix:" entry reports the build fixed.
+    (
+        "- Build fix: kept the CLI out of the browser bundle; the bundle no longer pulls in `fs`.",
+        &[BuildResult],
+    ),
     // test_result
     ("All tests pass.", &[TestResult]),
     ("The test suite is green.", &[TestResult]),
@@ -193,6 +240,13 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
 
 /// Sentences that must not become claims of any kind.
 const NON_CLAIMS: &[&str] = &[
+    "The retry logic works like this: each attempt doubles the wait.",
+    "The refactor made `src/client.rs` harder to read.",
+    "The parser raised a `ValueError` in `src/parse.py` for empty input.",
+    "The plugin registered its hook in `src/plugin.ts` twice.",
+    "Memory use increased in `bench/alloc.rs` runs.",
+    "Values pass across the FFI boundary unchanged.",
+    "Handles pass across threads through the channel.",
     "All but two of the snapshot tests pass.",
     "All but one of the integration tests passed.",
     "I haven't run the tests yet.",
@@ -322,7 +376,7 @@ fn one_sentence_several_claims_each_with_its_own_quote() {
             (FileWritten, "I updated `app/models.py`".to_string()),
             (
                 FileWritten,
-                "`app/forms.py` so the field is optional".to_string()
+                "and `app/forms.py` so the field is optional".to_string()
             )
         ]
     );
@@ -593,4 +647,64 @@ fn a_tally_with_failures_is_no_success_claim() {
         [TestResult]
     );
     assert!(only_subjects("Fixed the 2 failing tests; all 50 pass now.").contains(&TestResult));
+}
+
+#[test]
+fn numbers_of_labels_are_not_counts() {
+    let c = extract_from_text("Completed most of Task 60 with tests passing.");
+    assert_eq!(c.len(), 1);
+    assert_eq!(c[0].quantity, ClaimQuantity::Unqualified);
+    let c = extract_from_text("Finished step 4 and all tests pass.");
+    assert_eq!(c[0].quantity, ClaimQuantity::All);
+    let c = extract_from_text("48 tests pass.");
+    assert_eq!(c[0].quantity, ClaimQuantity::AtLeast { count: 48 });
+    let c = extract_from_text("All 12 unit tests now pass.");
+    assert_eq!(c[0].quantity, ClaimQuantity::AllOf { count: 12 });
+}
+
+#[test]
+fn several_objects_keep_their_conjunction_in_the_quote() {
+    let t = "Updated `pkg/alpha.go`, `pkg/beta.go` and `pkg/gamma.go`.";
+    let got = subjects(t);
+    let quotes: Vec<&str> = got.iter().map(|(_, q)| q.as_str()).collect();
+    assert_eq!(
+        quotes,
+        vec![
+            "Updated `pkg/alpha.go`",
+            "`pkg/beta.go`",
+            "and `pkg/gamma.go`."
+        ]
+    );
+}
+
+#[test]
+fn sentences_in_scripts_without_case_are_read_one_by_one() {
+    let t = "`src/old` 디렉터리를 삭제했습니다. 빌드가 성공했습니다. 테스트는 실행하지 않았습니다.";
+    let got = only_subjects(t);
+    assert_eq!(got, vec![FileDeleted, BuildResult]);
+    let c = extract_from_text(t);
+    assert_eq!(c[0].target.path.as_deref(), Some("src/old"));
+}
+
+#[test]
+fn lint_results_in_other_languages() {
+    for t in [
+        "clippy 检查没有警告。",
+        "ruff 代碼檢查無錯誤。",
+        "eslint のチェックは警告なしです。",
+        "린트 검사는 경고 없이 통과했습니다.",
+        "El linter pasa sin advertencias.",
+        "Der Linter läuft ohne Warnungen durch.",
+    ] {
+        assert_eq!(only_subjects(t), vec![LintResult], "{t}");
+    }
+    assert!(only_subjects("clippy 检查还有警告。").is_empty());
+}
+
+#[test]
+fn a_path_something_was_removed_from_is_written() {
+    let c = extract_from_text("Removed the unused import of `os` from `app/io.py`.");
+    assert_eq!(c.len(), 1);
+    assert_eq!(c[0].subject, FileWritten);
+    assert_eq!(c[0].target.path.as_deref(), Some("app/io.py"));
 }

@@ -84,6 +84,7 @@ const TABLE: &[(&str, CommandKind, Option<&str>, bool)] = &[
     ("npm run -s typecheck", Build, Some("npm:typecheck"), false),
     ("npm run --silent build", Build, Some("npm:build"), false),
     ("npm run check 2>&1", Test, Some("npm:check"), false),
+    ("npm run --silent test", Test, Some("npm:test"), false),
     ("npm install", Other, None, false),
     ("pnpm test", Test, Some("pnpm:test"), false),
     ("pnpm --filter web test", Test, Some("pnpm:test"), true),

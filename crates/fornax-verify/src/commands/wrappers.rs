@@ -44,9 +44,12 @@ pub(crate) fn package_script_use(pm: &str, args: &[&str]) -> Option<Use> {
     let mut class = match sub {
         "test" | "t" | "tst" => script_use(pm, "test", rest),
         "run" | "run-script" | "rs" => {
-            // Options may come before the script's name: `npm run -s typecheck`.
+            // `npm run -s typecheck`: flags may come before the script's name.
             let mut j = 0;
             while let Some(a) = rest.get(j).filter(|a| a.starts_with('-') && **a != "--") {
+                if matches!(*a, "-w" | "--workspace" | "--filter" | "-F") {
+                    workspace_subset = true;
+                }
                 j += if valued.contains(a) { 2 } else { 1 };
             }
             script_use(

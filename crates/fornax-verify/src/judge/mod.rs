@@ -254,9 +254,7 @@ impl Verdicts<'_> {
             .and_then(|t| t.prose.first().copied())
             .filter(|p| commands::classify_command(p).kind == kind);
         let claim_scope = suite_scope(&self.claim.text.to_ascii_lowercase());
-        // "The build" is the build: a run that only type-checks (`tsc --noEmit`, a `typecheck`
-        // script) bears on a typecheck claim, not on it.
-        let says_types = mentions_types(&self.claim.text);
+        let claims_the_build = tool.is_none() && is_about_the_build(&self.claim.text);
         let checks: Vec<(&Run, Option<usize>)> = visible
             .iter()
             .copied()
@@ -268,18 +266,12 @@ impl Verdicts<'_> {
                         .is_none_or(|s| Some(s) == claim_scope)
             })
             .filter(|r| bare.is_none_or(|b| !runs_tool_of(b, r) || covers_claimed(b, r)))
+            // "Fixed the build" is about the build, not a typecheck script or `tsc --noEmit`.
+            .filter(|r| kind != CommandKind::Build || !claims_the_build || !only_typechecks(r))
             .filter_map(|r| {
                 let runner = r.summary.as_ref().map(|s| tool_family(&s.runner));
-                let class = r.classes.iter().find(|(i, c)| {
-                    c.kind == kind
-                        && tool_fits(tool, c.tool.as_deref(), c.wrapper, runner)
-                        && (kind != CommandKind::Build
-                            || says_types
-                            || tool.is_some()
-                            || !r
-                                .invocations
-                                .get(*i)
-                                .is_some_and(|inv| only_typechecks(inv, c)))
+                let class = r.classes.iter().find(|(_, c)| {
+                    c.kind == kind && tool_fits(tool, c.tool.as_deref(), c.wrapper, runner)
                 });
                 match class {
                     Some((i, _)) => Some((r, Some(*i))),
@@ -565,48 +557,35 @@ impl Verdicts<'_> {
     fn no_command(&self) -> Finding {
         self.make(Verdict::Unverified, Reason::NoCommand, Vec::new())
     }
-    /// "All checks pass", naming no command: the project's `check` script or task is what
-    /// "the checks" are (`npm run check`, `pnpm check`, `make check`).
-    fn check_script_runs(&self) -> Vec<(&Run, Option<usize>)> {
-        let lower = self.claim.text.to_lowercase();
-        let says_checks = lower
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| w == "checks" || w == "check");
-        if !says_checks {
-            return Vec::new();
+    /// "All checks pass" names the project's check script: the command of the latest run of
+    /// one the claim can see (`npm run check`, `make check`).
+    fn check_script_command(&self) -> Option<String> {
+        if self.claim.target.tool.as_deref() != Some("check") {
+            return None;
         }
         self.obs
             .runs
             .iter()
+            .rev()
             .filter(|r| self.sees(&r.session, r.pos))
-            .filter_map(|r| {
-                r.classes
-                    .iter()
-                    .find(|(_, c)| {
-                        c.wrapper
-                            && c.tool
-                                .as_deref()
-                                .and_then(|t| t.split_once(':'))
-                                .is_some_and(|(_, task)| task == "check")
-                    })
-                    .map(|(i, _)| (r, Some(*i)))
+            .find(|r| {
+                r.classes.iter().any(|(_, c)| {
+                    c.tool
+                        .as_deref()
+                        .is_some_and(|t| t == "check" || t.ends_with(":check"))
+                })
             })
-            .collect()
+            .map(|r| r.command.clone())
     }
     fn command_succeeded(&self) -> Finding {
-        let Some(cmd) = self.claim.target.command.clone() else {
-            let relevant = self.check_script_runs();
-            if relevant.is_empty() {
-                return self.no_command();
-            }
-            if let Some(f) = self.unavailable_outputs(true) {
-                return f;
-            }
-            let relevant = match self.drop_not_started(relevant, CheckKind::Command) {
-                Ok(r) => r,
-                Err(f) => return *f,
-            };
-            return self.latest_fresh(relevant, Some(CommandKind::Test), false);
+        let Some(cmd) = self
+            .claim
+            .target
+            .command
+            .clone()
+            .or_else(|| self.check_script_command())
+        else {
+            return self.no_command();
         };
         let relevant = self.command_runs(&cmd);
         if let Some(f) = self.unavailable_outputs(!relevant.is_empty()) {
@@ -653,6 +632,44 @@ impl Verdicts<'_> {
     }
 }
 
+/// A claim about the build itself ("fixed the build break", "the build succeeds"), not about
+/// types ("typecheck is clean", "it compiles").
+fn is_about_the_build(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    lower.contains("build")
+        && ![
+            "typecheck",
+            "type-check",
+            "type check",
+            "types",
+            "tsc",
+            "compil",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
+/// A run whose every build step only checks types (a `typecheck` script, `tsc --noEmit`).
+fn only_typechecks(run: &Run) -> bool {
+    let mut builds = run
+        .classes
+        .iter()
+        .filter(|(_, c)| c.kind == CommandKind::Build)
+        .peekable();
+    builds.peek().is_some()
+        && builds.all(|(i, c)| {
+            let tool = c.tool.as_deref().unwrap_or("");
+            tool.contains("typecheck")
+                || tool.contains("type-check")
+                || tool.contains("types")
+                || (tool == "tsc"
+                    && run
+                        .invocations
+                        .get(*i)
+                        .is_some_and(|inv| inv.argv.iter().any(|a| a == "--noEmit")))
+        })
+}
+
 /// Which part of a test suite a text is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Scope {
@@ -695,39 +712,6 @@ fn suite_scope(lower: &str) -> Option<Scope> {
     } else {
         None
     }
-}
-
-/// Whether a build claim is about type-checking or compiling ("typecheck clean", "no type
-/// errors", "it compiles"): a type-checker run is the compiler's verdict on those.
-fn mentions_types(text: &str) -> bool {
-    let lower = text.to_lowercase();
-    [
-        "typecheck",
-        "type-check",
-        "type check",
-        "types",
-        "type error",
-        "typing",
-        "tsc",
-        "compil",
-    ]
-    .iter()
-    .any(|w| lower.contains(w))
-}
-
-/// A build-class invocation that only type-checks: `tsc --noEmit`, a `typecheck` or
-/// `check-types` script.
-fn only_typechecks(inv: &fornax_types::Invocation, class: &commands::CommandClass) -> bool {
-    let Some(tool) = class.tool.as_deref() else {
-        return false;
-    };
-    if tool == "tsc" {
-        return inv.argv.iter().any(|a| a == "--noEmit");
-    }
-    tool.split_once(':').is_some_and(|(_, task)| {
-        task.split([':', '-', '_'])
-            .any(|p| matches!(p, "typecheck" | "types" | "tsc"))
-    })
 }
 
 /// Test runners that compile the code before running it.

@@ -5,6 +5,7 @@ pub mod inspect;
 pub mod lifecycle;
 pub mod list;
 pub mod mcp;
+pub mod render;
 pub mod run;
 pub mod trust;
 
@@ -124,8 +125,11 @@ pub fn run(ctx: &Context, args: CapArgs) -> Result<(), CliError> {
     }
     if ctx.json {
         output::json(&out.json);
-    } else if !out.human.is_empty() {
-        output::line(out.human.trim_end());
+    } else {
+        let text = render::report(&out.report);
+        if !text.is_empty() {
+            output::line(text.trim_end());
+        }
     }
     if out.refused_untrusted && !ctx.json {
         output::line(
@@ -145,7 +149,7 @@ fn confirm_trust_once(out: &fornax_capability::CommandOutput) -> bool {
     if !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
         return false;
     }
-    output::line(out.human.trim_end());
+    output::line(render::report(&out.report).trim_end());
     eprint!("Run it once without trusting it? Its evidence will stay untrusted. [y/N] ");
     let mut answer = String::new();
     if std::io::stdin().read_line(&mut answer).is_err() {

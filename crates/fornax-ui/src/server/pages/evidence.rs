@@ -8,9 +8,12 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use fornax_store::{FindingOrder, FindingRow, ListFilter, Store, StoredEvidence};
-use fornax_types::{ClockSource, CollectionMethod, EvidenceKind, TrustClass, Verdict};
+use fornax_types::evidence::FileOperation;
+use fornax_types::{
+    ClockSource, CollectionMethod, EvidenceKind, EvidencePayload, EvidenceStrength, TrustClass,
+    Verdict,
+};
 use maud::{html, Markup};
-use serde_json::Value;
 
 use super::{html_response, render, PageError, Request};
 use crate::present::{labels, title, verdict, Clock};
@@ -110,12 +113,6 @@ fn none_reason(f: &FindingRow) -> &'static str {
 
 fn evidence_card(e: &StoredEvidence, store: &Store, r: &Request<'_>) -> Result<Markup, PageError> {
     let ev = &e.evidence;
-    // The page reads the payload's fields by name (one renderer per kind below).
-    let fields = serde_json::to_value(&ev.payload)
-        .ok()
-        .and_then(|v| v.get("payload").cloned())
-        .unwrap_or_default();
-    let p = &fields;
     let src = &ev.source;
     let mut records = Vec::new();
     for rec in &ev.records {
@@ -127,7 +124,7 @@ fn evidence_card(e: &StoredEvidence, store: &Store, r: &Request<'_>) -> Result<M
     Ok(html! {
         div class={"evidence-card k-" (ev.kind().as_str())} {
             h4 { (kind_label(ev.kind())) }
-            (payload(ev.kind(), p))
+            (payload(&ev.payload))
             dl.provenance {
                 dt { "when" }
                 dd { (time(&r.clock, ev.at.as_deref())) " · " (clock_words(src.freshness.clock))
@@ -184,90 +181,92 @@ fn kind_label(kind: EvidenceKind) -> &'static str {
     }
 }
 
-fn s<'a>(p: &'a Value, k: &str) -> Option<&'a str> {
-    p.get(k).and_then(Value::as_str)
-}
-
-fn n(p: &Value, k: &str) -> Option<i64> {
-    p.get(k).and_then(Value::as_i64)
-}
-
-fn b(p: &Value, k: &str) -> Option<bool> {
-    p.get(k).and_then(Value::as_bool)
-}
-
-fn payload(kind: EvidenceKind, p: &Value) -> Markup {
-    match kind {
-        EvidenceKind::ExitCode => html! {
-            p { code.command { "$ " (s(p, "command").unwrap_or("")) } }
+fn payload(p: &EvidencePayload) -> Markup {
+    match p {
+        EvidencePayload::ExitCode(p) => html! {
+            p { code.command { "$ " (p.command) } }
             p {
-                @match n(p, "exit_code") {
-                    Some(c) => span class={"chip " (if c == 0 { "ok" } else { "bad" })} { "exit " (c) },
-                    None => span.chip { "no exit status recorded" },
-                }
-                " " (strength_words(s(p, "strength")))
-                @if b(p, "failed") == Some(true) { " · " span.chip.bad { "marked failed" } }
-                @if b(p, "interrupted") == Some(true) { " · " span.chip.warn { "interrupted" } }
-                @if b(p, "timed_out") == Some(true) { " · " span.chip.warn { "timed out" } }
+                (exit_chip(p.exit_code, "no exit status recorded"))
+                " " (strength_words(p.strength))
+                @if p.failed == Some(true) { " · " span.chip.bad { "marked failed" } }
+                @if p.interrupted == Some(true) { " · " span.chip.warn { "interrupted" } }
+                @if p.timed_out == Some(true) { " · " span.chip.warn { "timed out" } }
             }
         },
-        EvidenceKind::TestSummary => html! {
-            @if let Some(c) = s(p, "command") { p { code.command { "$ " (c) } } }
+        EvidencePayload::TestSummary(p) => html! {
+            @if let Some(c) = &p.command { p { code.command { "$ " (c) } } }
             p.summary-counts {
-                (s(p, "runner").unwrap_or("test")) " summary: "
-                span.ok { (count(n(p, "passed"))) " passed" } ", "
-                span.bad { (count(n(p, "failed"))) " failed" }
-                @if let Some(k) = n(p, "skipped") { ", " (k) " skipped" }
-                @if let Some(k) = n(p, "filtered_out") { ", " (k) " filtered out" }
-                @if b(p, "filtered") == Some(true) { " · " span.chip.warn { "a filtered run (part of the suite)" } }
+                (p.runner) " summary: "
+                span.ok { (count(p.passed)) " passed" } ", "
+                span.bad { (count(p.failed)) " failed" }
+                @if let Some(k) = p.skipped { ", " (k) " skipped" }
+                @if let Some(k) = p.filtered_out { ", " (k) " filtered out" }
+                @if p.filtered == Some(true) { " · " span.chip.warn { "a filtered run (part of the suite)" } }
             }
         },
-        EvidenceKind::FileDiff => html! {
+        EvidencePayload::FileDiff(p) => html! {
             p {
-                (s(p, "tool").unwrap_or("")) " " (s(p, "operation").unwrap_or("changed")) " "
-                code { (s(p, "path").unwrap_or("")) }
-                @if b(p, "succeeded") == Some(false) { " · " span.chip.bad { "failed" } }
-                @if let (Some(a), Some(r)) = (n(p, "lines_added"), n(p, "lines_removed")) { " · +" (a) " −" (r) }
+                (p.tool) " " (operation_words(p.operation)) " "
+                code { (p.path) }
+                @if !p.succeeded { " · " span.chip.bad { "failed" } }
+                @if let (Some(a), Some(r)) = (p.lines_added, p.lines_removed) { " · +" (a) " −" (r) }
             }
-            @if let Some(e) = s(p, "error") { p.quiet { (e) } }
+            @if let Some(e) = &p.error { p.quiet { (e) } }
         },
-        EvidenceKind::GitOutcome => html! {
+        EvidencePayload::GitOutcome(p) => html! {
             p {
-                "git " (s(p, "outcome").unwrap_or("").replace('_', " "))
-                @if let Some(sha) = s(p, "sha") { " " code { (sha) } }
-                @if let Some(br) = s(p, "branch") { " on " code { (br) } }
-                @if let Some(re) = s(p, "remote") { " to " code { (re) } }
+                "git " (p.outcome.words())
+                @if let Some(sha) = &p.sha { " " code { (sha) } }
+                @if let Some(br) = &p.branch { " on " code { (br) } }
+                @if let Some(re) = &p.remote { " to " code { (re) } }
             }
-            @if let Some(c) = s(p, "command") { p { code.command { "$ " (c) } } }
+            @if let Some(c) = &p.command { p { code.command { "$ " (c) } } }
         },
-        EvidenceKind::ToolResult => html! {
-            p { (s(p, "tool").unwrap_or("")) " " @if b(p, "failed") == Some(true) { span.chip.bad { "failed" } } @else { span.chip.ok { "succeeded" } } }
-            @if let Some(e) = s(p, "error") { p.quiet { (e) } }
+        EvidencePayload::ToolResult(p) => html! {
+            p { (p.tool) " " @if p.failed { span.chip.bad { "failed" } } @else { span.chip.ok { "succeeded" } } }
+            @if let Some(e) = &p.error { p.quiet { (e) } }
         },
-        EvidenceKind::ProcessObservation => html! {
-            p { code.command { "$ " (p.get("argv").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" ")).unwrap_or_default()) } }
-            p { @match n(p, "exit_code") { Some(c) => span class={"chip " (if c == 0 { "ok" } else { "bad" })} { "exit " (c) }, None => span.chip { "no exit status" } }
-                @if let Some(c) = s(p, "capability_id") { " · capability " code { (c) } } }
+        EvidencePayload::ProcessObservation(p) => html! {
+            p { code.command { "$ " (p.argv.join(" ")) } }
+            p { (exit_chip(p.exit_code, "no exit status"))
+                @if let Some(c) = &p.capability_id { " · capability " code { (c) } } }
         },
-        EvidenceKind::GitCommitCheck => html! {
-            p { "commit " code { (s(p, "sha").unwrap_or("")) } " "
-                @if b(p, "exists") == Some(true) { span.chip.ok { "exists" } } @else { span.chip.bad { "not found" } }
-                " in " code { (s(p, "repository").unwrap_or("")) } }
-            @if let Some(sum) = s(p, "summary") { p.quiet { (sum) } }
+        EvidencePayload::GitCommitCheck(p) => html! {
+            p { "commit " code { (p.sha) } " "
+                @if p.exists { span.chip.ok { "exists" } } @else { span.chip.bad { "not found" } }
+                " in " code { (p.repository) } }
+            @if let Some(sum) = &p.summary { p.quiet { (sum) } }
         },
-        EvidenceKind::TranscriptExcerpt => html! { blockquote { (s(p, "text").unwrap_or("")) } },
+        EvidencePayload::TranscriptExcerpt(p) => html! { blockquote { (p.text) } },
     }
 }
 
-fn count(v: Option<i64>) -> String {
+fn exit_chip(code: Option<i64>, missing: &str) -> Markup {
+    html! {
+        @match code {
+            Some(c) => span class={"chip " (if c == 0 { "ok" } else { "bad" })} { "exit " (c) },
+            None => span.chip { (missing) },
+        }
+    }
+}
+
+fn operation_words(op: FileOperation) -> &'static str {
+    match op {
+        FileOperation::Create => "created",
+        FileOperation::Update => "updated",
+        FileOperation::Delete => "deleted",
+        FileOperation::Rename => "renamed",
+    }
+}
+
+fn count(v: Option<u64>) -> String {
     v.map_or_else(|| "?".to_string(), |v| v.to_string())
 }
 
-fn strength_words(strength: Option<&str>) -> &'static str {
+fn strength_words(strength: EvidenceStrength) -> &'static str {
     match strength {
-        Some("structural") => "(the runtime recorded the number)",
-        Some("heuristic") => "(derived: the runtime recorded no number)",
-        _ => "",
+        EvidenceStrength::Structural => "(the runtime recorded the number)",
+        EvidenceStrength::Heuristic => "(derived: the runtime recorded no number)",
     }
 }
 
