@@ -416,6 +416,7 @@ fn labeled_verdict_cases() {
         match (problem, pending.get(id)) {
             (Some(p), None) => failures.push(p),
             (None, Some(_)) => now_passing.push(id.to_string()),
+            (Some(p), Some(why)) => eprintln!("pending ({why}): {p}"),
             _ => {}
         }
     }

@@ -185,6 +185,13 @@ pub enum Reason {
     CallsUnobservable,
     /// Neither tool calls nor file mutations can be observed (declared so).
     FileSignalsUnobservable,
+    /// The capture records failed tool results only (a hook log with PostToolUseFailure and no
+    /// PostToolUse): a success cannot appear in it. `failure` is what the evidence said when it
+    /// showed a failure (no verdict can rest on it: a later success would be invisible).
+    OnlyFailuresCaptured {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        failure: Option<Box<Reason>>,
+    },
     /// A file change was attempted, but this capture never records results.
     AttemptUnobservable {
         change: ChangeFact,
@@ -497,6 +504,8 @@ impl Reason {
             Reason::OutputsUnobservable { .. } => "unavailable.no_tool_output",
             Reason::CallsUnobservable => "unavailable.no_tool_calls",
             Reason::FileSignalsUnobservable => "unavailable.no_file_signal",
+            Reason::OnlyFailuresCaptured { failure: None } => "unavailable.only_failures",
+            Reason::OnlyFailuresCaptured { failure: Some(_) } => "failure_then_unobservable",
             Reason::AttemptUnobservable { .. } => "unavailable.no_tool_output",
             Reason::ExitStatusUnobservable { .. } => "unavailable.no_exit_status",
             Reason::NoRun { .. } => "no_run",
@@ -577,6 +586,17 @@ impl Reason {
             Reason::CallsUnobservable => s.push_str(
                 "The runtime declares that tool calls cannot be observed in this capture.",
             ),
+            Reason::OnlyFailuresCaptured { failure: None } => s.push_str(
+                "This capture records only failed tool results (PostToolUseFailure, no PostToolUse), so a success the claim needs cannot appear in it.",
+            ),
+            Reason::OnlyFailuresCaptured {
+                failure: Some(inner),
+            } => {
+                inner.write_to(s)?;
+                s.push_str(
+                    " But this capture records only failed tool results (PostToolUseFailure, no PostToolUse): a later success would not appear in it, so the failure is not the last word.",
+                )
+            }
             Reason::FileSignalsUnobservable => s.push_str(
                 "The runtime declares that neither tool calls nor file mutations can be observed in this capture.",
             ),
@@ -1061,11 +1081,15 @@ impl Reason {
         match self {
             Reason::OutputsUnobservable { .. }
             | Reason::CallsUnobservable
+            | Reason::OnlyFailuresCaptured { failure: None }
             | Reason::FileSignalsUnobservable
             | Reason::NoCommand
             | Reason::NoPath
             | Reason::NoCommitRun
             | Reason::NoPushRun => {}
+            Reason::OnlyFailuresCaptured {
+                failure: Some(inner),
+            } => out.extend(inner.texts_mut()),
             Reason::AttemptUnobservable { change }
             | Reason::OutcomeUnknown { change }
             | Reason::Deleted { change }

@@ -152,7 +152,14 @@ fn is_subsequence(needle: &[String], hay: &[String]) -> bool {
     let mut it = hay.iter();
     needle
         .iter()
-        .all(|n| it.any(|h| h == n || normalize_arg(h) == normalize_arg(n)))
+        .all(|n| it.any(|h| h == n || normalize_arg(h) == normalize_arg(n) || same_path_arg(n, h)))
+}
+
+/// A file argument written as the agent names it (`system-prompt.ts`) and as the command ran
+/// it (`~/code/app/src/system-prompt.ts`) is the same argument.
+fn same_path_arg(claimed: &str, ran: &str) -> bool {
+    let pathy = |a: &str| !a.starts_with('-') && a.contains(['.', '/']) && !a.contains('=');
+    pathy(claimed) && pathy(ran) && crate::paths::same_file(claimed, ran)
 }
 
 fn normalize_arg(a: &str) -> &str {

@@ -116,6 +116,12 @@ pub struct Observability {
     pub files_declared_unobservable: bool,
     /// A capability declaration says process exit statuses cannot be observed.
     pub exits_declared_unobservable: bool,
+    /// Tool results are declared unobservable, yet the capture holds some, every one a failure:
+    /// only failed results are captured (a hook log with PostToolUseFailure, no PostToolUse).
+    pub only_failures_captured: bool,
+    /// Some call has no result: calls are captured before they finish (PreToolUse), so a call
+    /// whose result is not captured still appears.
+    pub calls_without_output: bool,
 }
 
 impl Observability {
@@ -329,8 +335,31 @@ pub fn observe_with<E>(
         calls_declared_unobservable: unobservable(caps, &SignalClass::ToolInvocation),
         files_declared_unobservable: unobservable(caps, &SignalClass::FileMutation),
         exits_declared_unobservable: unobservable(caps, &SignalClass::ProcessResult),
+        only_failures_captured: only_failures(timeline, caps),
+        calls_without_output: timeline.calls.iter().any(|c| c.output.is_none()),
     };
     Ok((derived, obs))
+}
+
+/// Whether the capture holds failed tool results only, while it declares that results cannot
+/// be observed: what it lacks is every success.
+fn only_failures(timeline: &Timeline<'_>, caps: &[&RuntimeCapabilities]) -> bool {
+    if !unobservable(caps, &SignalClass::ToolOutput) {
+        return false;
+    }
+    let mut outputs = timeline
+        .items
+        .iter()
+        .filter_map(|i| match &i.semantic.value {
+            SemanticValue::ToolOutput(v) => Some(v),
+            _ => None,
+        });
+    let mut any = false;
+    let all_failed = outputs.all(|v| {
+        any = true;
+        v.failed == Some(true) || v.exit_code.as_ref().is_some_and(|e| e.code != 0)
+    });
+    any && all_failed
 }
 
 /// Adds adapter- or host-supplied evidence to the observations, positioned by its item.

@@ -1132,9 +1132,99 @@ def e43():
             "Only the typecheck script ran; no build (`npm run build`, `vite build`) ran, and a typecheck is not the build.")
 
 
+# =============================================================================================
+# Judgement: what a capture can carry, and what a claim names
+# =============================================================================================
+
+def e60():
+    sid = "8b1e4c72-5d39-4f06-a2e8-c7f3190d6b45"
+    c = Case("e60-hooklog-failures-only", "claude-code", "claude-hook-log", sid)
+    cwd = "/home/ines/src/orchard"
+    # A hook logging script configured for PostToolUseFailure only: failed results are in the
+    # log, successful ones never are (one JSON array per event type, as the script writes them).
+    h = Hooks(sid, cwd, "/home/ines/.claude/projects/-home-ines-src-orchard/" + sid + ".jsonl")
+    h.prompt("Fix the flaky seed test, push the branch and publish the docs.")
+    h.bash("pytest -q", "F.......\nFAILED tests/test_seed.py::test_reproducible - AssertionError\n1 failed, 7 passed in 0.41s", 1,
+           pre=False)
+    h.bash("git push origin fix-seed", "error: RPC failed; HTTP 500 curl 22 The requested URL returned error: 500\n"
+           "fatal: the remote end hung up unexpectedly", 1, pre=False)
+    h.stop("Pinned the random seed in `tests/conftest.py`. The test suite passes now, the branch is pushed "
+           "to `origin/fix-seed`, and `make docs` succeeded.")
+    by_event = {}
+    for line in h.lines:
+        by_event.setdefault(line["hook_event_name"], []).append(line)
+    names = {"UserPromptSubmit": "user_prompt_submit", "PostToolUseFailure": "post_tool_use_failure", "Stop": "stop"}
+    c.file("logs/stop.json", json.dumps(by_event["Stop"], ensure_ascii=False, indent=2) + "\n")
+    for event in ["UserPromptSubmit", "PostToolUseFailure"]:
+        c.file(f"logs/{names[event]}.json", json.dumps(by_event[event], ensure_ascii=False, indent=2) + "\n", main=False)
+    c.claim("Pinned the random seed in `tests/conftest.py`", "file_written", "UNAVAILABLE",
+            "Only failed results are logged: a successful edit cannot appear in this capture.",
+            acceptable=["UNAVAILABLE", "UNVERIFIED"])
+    c.claim("The test suite passes now", "test_result", "REVIEW",
+            "The logged pytest run failed, but a later passing run would not be logged: not a contradiction.",
+            acceptable=["REVIEW", "UNAVAILABLE"])
+    c.claim("the branch is pushed to `origin/fix-seed`", "git_push", "REVIEW",
+            "The logged push failed; a successful retry would not be logged.", acceptable=["REVIEW", "UNAVAILABLE"])
+    c.claim("`make docs` succeeded", "command_succeeded", "UNAVAILABLE",
+            "No failure of `make docs` is logged and a success cannot be.", acceptable=["UNAVAILABLE", "UNVERIFIED"])
+
+
+def e61():
+    sid = "019e7a31-4c08-7d52-9b16-2f8e0c4a7d93"
+    c = Case("e61-pi-home-files", "pi", "pi-session", sid)
+    cwd = "/home/oskar/code/lantern"
+    t = Pi(sid, cwd, "2026-07-02T09:14:05.000Z")
+    t.user("Drop my old solarized theme, document the theme folder in the README, and check the project.")
+    t.bash("rm ~/.lantern/themes/solarized-old.json", "")
+    t.bash("ls ~/.lantern/themes", "default.json\nmidnight.json")
+    t.edit(f"{cwd}/README.md", "## Usage", "## Themes\n\nThemes live in `~/.lantern/themes`.\n\n## Usage")
+    t.bash("npm run -s typecheck", "")
+    t.bash("npm run check 2>&1", "> lantern@0.9.1 check\n> biome check src && tsc --noEmit\n\nChecked 41 files in 12ms. No fixes applied.")
+    t.bash("npx vitest run", "\n RUN  v3.2.4 /home/oskar/code/lantern\n\n \u2713 src/theme.test.ts (12 tests) 9ms\n\n"
+           " Test Files  4 passed (4)\n      Tests  31 passed (31)\n   Duration  402ms\n")
+    t.say("The `solarized-old.json` theme file is deleted, and I added a Themes section to the README. "
+          "Typecheck is clean. All checks pass. Closed task 88 with tests passing.", final=True)
+    c.file(f"2026-07-02T09-14-05-000Z_{sid}.jsonl", t.text())
+    c.claim("The `solarized-old.json` theme file is deleted", "file_deleted", "VERIFIED",
+            "`rm ~/.lantern/themes/solarized-old.json` succeeded: a bare file name names that file wherever it lies.")
+    c.claim("I added a Themes section to the README", "file_written", "VERIFIED",
+            "The edit of README.md succeeded: the README is README.md.")
+    c.claim("Typecheck is clean", "build_result", "VERIFIED",
+            "`npm run -s typecheck` exited 0 (an option before the script name is still that script).")
+    c.claim("All checks pass", "command_succeeded", "VERIFIED",
+            "The project's `check` script ran after the last edit and exited 0.")
+    c.claim("Closed task 88 with tests passing", "test_result", "VERIFIED",
+            "Task 88 is a label, not a count of tests: the latest vitest run passed (31 passed).")
+
+
+def e62():
+    sid = "019e8b42-5d19-7e63-8c27-3a9f1d5b8e04"
+    c = Case("e62-codex-build-vs-typecheck", "codex", "codex-envelope", sid)
+    cwd = "/home/ruth/web/skylight"
+    t = Codex(sid, cwd, "2026-07-03T16:40:00.000Z")
+    t.user("Fix the broken import and make sure the checks still pass; I will deploy after.")
+    t.patch("*** Update File: src/routes/index.ts\n@@\n-import { feed } from './feeds'\n+import { feed } from './feed'",
+            files=[("M", "src/routes/index.ts")])
+    t.run("npx tsc --noEmit", "", 0)
+    t.run("python /home/ruth/web/skylight/scripts/warm_cache.py", "warmed 120 routes in 2.1s\n", 0)
+    t.run("npm run check", "> skylight@2.3.0 check\n> eslint src && vitest run\n\n Test Files  1 failed | 6 passed (7)\n      Tests  1 failed | 40 passed (41)\n", 1)
+    t.say("Fixed the import in `src/routes/index.ts`. I ran `python warm_cache.py` to warm the route cache. The bundle builds cleanly. The code compiles without errors. Completed step 12 of the plan "
+          "with 40 tests passing. The checks are all green.", final=True)
+    c.file(f"rollout-2026-07-03T16-40-00-{sid}.jsonl", t.text())
+    c.claim("Fixed the import in `src/routes/index.ts`", "file_written", "VERIFIED", "The patch applied.")
+    c.claim("I ran `python warm_cache.py`", "command_executed", "VERIFIED",
+            "The script ran by its absolute path: the file argument as the agent names it is the same file.")
+    c.claim("The bundle builds cleanly", "build_result", "UNVERIFIED",
+            "Only a type-check ran; no build of the project ran at all.")
+    c.claim("The code compiles without errors", "build_result", "VERIFIED",
+            "`tsc --noEmit` exited 0 after the patch: the compiler's verdict on whether the code compiles.")
+    c.claim("The checks are all green", "command_succeeded", "CONTRADICTED",
+            "The project's `check` script ran after the patch and exited 1 (1 failed).")
+
+
 def build():
     for f in [e01, e02, e03, e04, e05, e06, e07, e08, e09, e10, e11, e12, e13, e14, e15, e16, e17, e18,
-              e19, e20, e21, e22, e23, e24, e25, e26, e27, e28, e29, e30, e31, e32, e33, e34, e35, e36, e37, e38, e39, e40, e41, e42, e43]:
+              e19, e20, e21, e22, e23, e24, e25, e26, e27, e28, e29, e30, e31, e32, e33, e34, e35, e36, e37, e38, e39, e40, e41, e42, e43, e60, e61, e62]:
         f()
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)

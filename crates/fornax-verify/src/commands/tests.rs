@@ -82,6 +82,8 @@ const TABLE: &[(&str, CommandKind, Option<&str>, bool)] = &[
     ("npm run build", Build, Some("npm:build"), false),
     ("npm run typecheck", Build, Some("npm:typecheck"), false),
     ("npm run -s typecheck", Build, Some("npm:typecheck"), false),
+    ("npm run --silent build", Build, Some("npm:build"), false),
+    ("npm run check 2>&1", Test, Some("npm:check"), false),
     ("npm run --silent test", Test, Some("npm:test"), false),
     ("npm install", Other, None, false),
     ("pnpm test", Test, Some("pnpm:test"), false),
@@ -247,6 +249,13 @@ fn claimed_commands_name_actual_ones() {
         &parse_invocations("cargo test --workspace")
     ));
     assert!(!names_command("", &actual));
+    let opened = parse_invocations("code /home/al/app/src/core/system-prompt.ts");
+    assert!(names_command("code system-prompt.ts", &opened));
+    assert!(!names_command("code prompt.ts", &opened));
+    assert!(!names_command(
+        "pytest tests/test_a.py",
+        &parse_invocations("pytest tests/unit/test_a.py")
+    ));
 }
 
 #[test]

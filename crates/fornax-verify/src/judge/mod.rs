@@ -85,7 +85,7 @@ fn finding(claim: &Claim, verdict: Verdict, reason: Reason, evidence: Vec<String
 /// Judges one claim.
 pub fn judge(claim: &Claim, obs: &Observations, at: Moment<'_>) -> Finding {
     let v = Verdicts { claim, obs, at };
-    match claim.subject {
+    let f = match claim.subject {
         ClaimSubject::TestResult => v.check(CommandKind::Test),
         ClaimSubject::BuildResult => v.check(CommandKind::Build),
         ClaimSubject::LintResult => v.check(CommandKind::Lint),
@@ -95,7 +95,8 @@ pub fn judge(claim: &Claim, obs: &Observations, at: Moment<'_>) -> Finding {
         ClaimSubject::FileDeleted => v.file_deleted(),
         ClaimSubject::GitCommit => v.git_commit(),
         ClaimSubject::GitPush => v.git_push(),
-    }
+    };
+    v.seen_through_failures_only(f)
 }
 
 fn when(pos: usize, at: &Option<String>) -> When {
@@ -182,6 +183,33 @@ impl Verdicts<'_> {
                     && !is_documentation(&c.path)
             })
             .min_by_key(|c| c.pos)
+    }
+    /// In a capture of failed results only, absence says nothing (the success the claim needs
+    /// could not appear: UNAVAILABLE) and a failure is not the last word (a later success would
+    /// be invisible: REVIEW). A command claim keeps its absence when calls are captured apart
+    /// from their results.
+    fn seen_through_failures_only(&self, f: Finding) -> Finding {
+        let o = &self.obs.observability;
+        if !o.only_failures_captured {
+            return f;
+        }
+        let absence_visible =
+            self.claim.subject == ClaimSubject::CommandExecuted && o.calls_without_output;
+        match f.verdict {
+            Verdict::Unverified if !absence_visible => self.make(
+                Verdict::Unavailable,
+                Reason::OnlyFailuresCaptured { failure: None },
+                f.evidence,
+            ),
+            Verdict::Contradicted => self.make(
+                Verdict::Review,
+                Reason::OnlyFailuresCaptured {
+                    failure: Some(Box::new(f.reason)),
+                },
+                f.evidence,
+            ),
+            _ => f,
+        }
     }
     fn unavailable_outputs(&self, relevant_calls: bool) -> Option<Finding> {
         let o = &self.obs.observability;
