@@ -18,6 +18,10 @@ fn git(dir: &Path, args: &[&str]) -> String {
         .current_dir(dir)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
+        // Fixed dates make the commit ids the same on every run: a random short id that
+        // happens to be all digits reads as a number, not a commit.
+        .env("GIT_AUTHOR_DATE", "2026-05-01T10:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-05-01T10:00:00Z")
         .output()
         .expect("git is installed");
     assert!(
