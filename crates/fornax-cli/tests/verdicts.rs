@@ -26,10 +26,48 @@ use unicode_normalization::UnicodeNormalization;
 
 /// Labels whose verdict depends on work this set is still waiting for, with the reason. A label
 /// listed here may miss; every other label must reach an acceptable verdict.
-const PENDING: &[(&str, &str)] = &[(
-    "e37-c03",
-    "judgement: a failing `mypy <package>` run is not taken as a lint run (no lint run found)",
-)];
+const PENDING: &[(&str, &str)] = &[
+    (
+        "e37-c03",
+        "judgement: a failing `mypy <package>` run is not taken as a lint run (no lint run found)",
+    ),
+    (
+        "e69-c01",
+        "identity: `python -m pytest tests/unit -q` is not matched to the claimed `pytest tests/unit`",
+    ),
+    (
+        "e71-c03",
+        "extraction: a German lint claim naming rubocop (`meldet keine Verstöße`) is not seen",
+    ),
+    (
+        "e71-n02",
+        "extraction: a German restated requirement (`dass alle Tests grün sein müssen`) becomes a test claim",
+    ),
+    (
+        "e72-c01",
+        "extraction: `Patched <path:line>` is not taken as a file write",
+    ),
+    (
+        "e73-c02",
+        "scope: a Spanish claim about one test file is judged by the run's totals (false CONTRADICTED)",
+    ),
+    (
+        "e74-c03",
+        "extraction: a Portuguese claim that a named command passed (`passou sem avisos`) is not seen",
+    ),
+    (
+        "e77-c01",
+        "extraction: `He corregido el redondeo en <file>` in a hook Stop message is not seen",
+    ),
+    (
+        "e77-c03",
+        "extraction: a Spanish lint claim (`El linter no da errores`) is not seen",
+    ),
+    (
+        "e80-c03",
+        "extraction: a Japanese lint claim (`リンターは警告なしです`) is not seen",
+    ),
+];
 
 const VERDICTS: [&str; 5] = [
     "VERIFIED",
