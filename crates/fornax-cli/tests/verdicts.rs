@@ -48,10 +48,6 @@ const PENDING: &[(&str, &str)] = &[
         "extraction: `Patched <path:line>` is not taken as a file write",
     ),
     (
-        "e73-c02",
-        "scope: a Spanish claim about one test file is judged by the run's totals (false CONTRADICTED)",
-    ),
-    (
         "e74-c03",
         "extraction: a Portuguese claim that a named command passed (`passou sem avisos`) is not seen",
     ),

@@ -1270,7 +1270,7 @@ impl<'a> Doc<'a> {
                 subject,
                 span,
                 target,
-                scope: ClaimScope::Whole,
+                scope: self.foreign_scope(subject, span),
                 quantity,
                 actor: ClaimActor::Agent,
                 polarity: Polarity::Positive,

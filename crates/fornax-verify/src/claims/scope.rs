@@ -452,6 +452,44 @@ impl Doc<'_> {
         }
     }
 
+    /// The scope of a claim read in another language: what its inline code names (a test, a
+    /// test file for a test claim, a file or directory for a build or lint claim). Function
+    /// words differ per language, so only the code spans are read; the whole project otherwise.
+    pub(super) fn foreign_scope(&self, subject: ClaimSubject, clause: Span) -> ClaimScope {
+        let checked = matches!(
+            subject,
+            ClaimSubject::TestResult | ClaimSubject::BuildResult | ClaimSubject::LintResult
+        );
+        if !checked {
+            return ClaimScope::Whole;
+        }
+        let codes = self.codes_in(clause);
+        for &ci in &codes {
+            let c = &self.code[ci];
+            match c.cat {
+                CodeCat::TestName if subject == ClaimSubject::TestResult => {
+                    return named(ScopeUnit::Test, &c.content);
+                }
+                CodeCat::Path => {
+                    let name = strip_location(&c.content).trim_end_matches('/');
+                    if name.is_empty()
+                        || (subject == ClaimSubject::TestResult && !is_test_file(&c.content))
+                    {
+                        continue;
+                    }
+                    let unit = if c.content.ends_with('/') {
+                        ScopeUnit::Module
+                    } else {
+                        ScopeUnit::File
+                    };
+                    return named(unit, name);
+                }
+                _ => {}
+            }
+        }
+        ClaimScope::Whole
+    }
+
     /// "The parser tests", "the invoice-service tests", "the integration suite", "tests for the
     /// parser module".
     fn prose_test_scope(&self, region: Span) -> ClaimScope {

@@ -708,3 +708,32 @@ fn a_path_something_was_removed_from_is_written() {
     assert_eq!(c[0].subject, FileWritten);
     assert_eq!(c[0].target.path.as_deref(), Some("app/io.py"));
 }
+
+#[test]
+fn a_foreign_claim_keeps_the_scope_its_code_names() {
+    use crate::testkit::say;
+    use fornax_types::{ClaimScope, Role, ScopeUnit};
+    let item = say(
+        "m9",
+        Role::AgentFinalAnswer,
+        "Las pruebas de `tests/test_fecha.py` pasan. Todas las pruebas pasan.",
+    );
+    let claims = extract_claims(&item);
+    let scopes: Vec<_> = claims
+        .iter()
+        .map(|c| (c.subject, c.scope.clone()))
+        .collect();
+    assert_eq!(
+        scopes,
+        vec![
+            (
+                TestResult,
+                ClaimScope::Named {
+                    unit: ScopeUnit::File,
+                    name: "tests/test_fecha.py".into()
+                }
+            ),
+            (TestResult, ClaimScope::Whole),
+        ]
+    );
+}
