@@ -40,10 +40,6 @@ const PENDING: &[(&str, &str)] = &[
         "extraction: a German lint claim naming rubocop (`meldet keine Verstöße`) is not seen",
     ),
     (
-        "e71-n02",
-        "extraction: a German restated requirement (`dass alle Tests grün sein müssen`) becomes a test claim",
-    ),
-    (
         "e72-c01",
         "extraction: `Patched <path:line>` is not taken as a file write",
     ),

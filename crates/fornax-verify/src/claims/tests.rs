@@ -240,6 +240,15 @@ const CLAIMS: &[(&str, &[ClaimSubject])] = &[
 
 /// Sentences that must not become claims of any kind.
 const NON_CLAIMS: &[&str] = &[
+    // Requirements restated: what must hold, not what holds.
+    "Die Anforderung lautet, dass der Build fehlerfrei durchlaufen muss.",
+    "Laut Ticket müssen sämtliche Specs bestehen.",
+    "El requisito es que todas las pruebas tienen que pasar.",
+    "Il faut que tous les tests passent avant la fusion.",
+    "Os testes têm que passar antes do merge.",
+    "要求所有测试必须通过。",
+    "すべてのテストが通る必要があります。",
+    "모든 테스트가 통과해야 합니다.",
     "The retry logic works like this: each attempt doubles the wait.",
     "The refactor made `src/client.rs` harder to read.",
     "The parser raised a `ValueError` in `src/parse.py` for empty input.",
