@@ -32,10 +32,6 @@ const PENDING: &[(&str, &str)] = &[
         "judgement: a failing `mypy <package>` run is not taken as a lint run (no lint run found)",
     ),
     (
-        "e69-c01",
-        "identity: `python -m pytest tests/unit -q` is not matched to the claimed `pytest tests/unit`",
-    ),
-    (
         "e71-c03",
         "extraction: a German lint claim naming rubocop (`meldet keine Verstöße`) is not seen",
     ),

@@ -533,3 +533,27 @@ fn lint_per_file_verdicts() {
     );
     assert_eq!(f.verdict, Verdict::Unverified, "{f:?}");
 }
+
+#[test]
+fn a_module_launched_runner_is_the_claimed_runner() {
+    let f = judged(
+        vec![
+            ran(
+                1,
+                "python -m pytest tests/unit -q",
+                0,
+                "......................                                     [100%]\n22 passed in 0.31s\n",
+            ),
+            ran(
+                2,
+                "python -m pytest tests/integration -q",
+                1,
+                "..F..\nFAILED tests/integration/test_booking.py::test_overlap - OperationalError\n1 failed, 4 passed in 2.10s\n",
+            ),
+        ],
+        "`pytest tests/unit` passes (22 tests).",
+        at_least(22),
+        ClaimScope::Whole,
+    );
+    assert_eq!(f.verdict, Verdict::Verified, "{f:?}");
+}

@@ -362,6 +362,14 @@ mod tests {
             ("go test ./...", "go test -race -count=1 ./...", Same),
             ("make test", "make lint", Different),
             ("cargo build", "cargo build --release", Same),
+            ("pytest tests/unit", "python -m pytest tests/unit -q", Same),
+            ("pytest", "python3 -m pytest -q", Same),
+            (
+                "pytest tests/unit",
+                "python -m pytest tests/integration",
+                Different,
+            ),
+            ("python -m pytest -m slow", "pytest -m slow", Same),
         ];
         let mut failures = Vec::new();
         for (claimed, run, want) in cases {
