@@ -17,6 +17,7 @@ use regex::Regex;
 
 use super::lexicon::LINT_WORD;
 use super::{vocab, CodeCat, Doc, Modality};
+use crate::commands::CommandKind;
 use crate::paths::strip_location;
 use crate::text::Span;
 
@@ -77,7 +78,7 @@ const JA: Words = Words {
     pass: "通りました|通った|通過|パスしました|パスした|パス|成功|合格|グリーン",
     build: "ビルド|コンパイル|型チェック",
     build_ok: "成功|通りました|通った|通る|エラーなし|エラーはありません|問題ありません",
-    lint: "リント|静的解析|フォーマットチェック|lint",
+    lint: "リンター|リント|静的解析|フォーマットチェック|lint",
     written: "作成しました|作成した|作成|追加しました|追加した|更新しました|更新した|修正しました|修正した|変更しました|変更した|編集しました|書き換えました|書き込みました|新規作成",
     deleted: "削除しました|削除した|削除",
     committed: "コミットしました|コミットした|コミット済み",
@@ -118,7 +119,7 @@ const ES: Words = Words {
     build: r"\b(?:compilación|compila|compiló|build|construcción)\b",
     build_ok: r"\b(?:correct[oa]|exitos[oa]|sin errores|se completó|pasa|pasó|funciona|éxito)\b",
     lint: r"\b(?:linter|lint|análisis estático)\b",
-    written: r"\b(?:creé|he creado|creado|cread[oa]s?|agregué|he agregado|agregad[oa]|añadí|he añadido|añadid[oa]|actualicé|he actualizado|actualizad[oa]|modifiqué|he modificado|modificad[oa]|edité|he editado|corregí|he corregido|escribí|reescribí|cambié)\b",
+    written: r"\b(?:creé|he creado|creado|cread[oa]s?|agregué|he agregado|agregad[oa]|añadí|he añadido|añadid[oa]|actualicé|he actualizado|actualizad[oa]|modifiqué|he modificado|modificad[oa]|edité|he editado|corregí|he corregido|arreglé|he arreglado|escribí|reescribí|cambié)\b",
     deleted: r"\b(?:eliminé|he eliminado|eliminad[oa]|borré|he borrado|borrad[oa]|quité)\b",
     committed: r"\b(?:hice (?:un |el )?commit|he hecho (?:un |el )?commit|commit realizado|confirmé los cambios|commiteé)\b",
     pushed: r"\b(?:hice (?:un |el )?push|he hecho (?:un |el )?push|subí los cambios|pusheé|empujé)\b",
@@ -127,7 +128,7 @@ const ES: Words = Words {
     failure: r"\b(?:falla|fallan|falló|fallaron|fallando|fallido|fallidas?|fallos?|errores|error|roto|rota)\b",
     hedge: r"\b(?:debería|deberían|debe|deben|podría|podrían|quizás?|tal vez|probablemente|voy a|vamos a|si|cuando|espero|falta|pendiente|tienen que|tiene que|hay que|requisito)\b",
     partial: r"\b(?:la mayoría|casi todas|casi todos|excepto|salvo|menos|parcialmente|algunas|algunos)\b",
-    ok: r"\b(?:sin errores|sin fallos|sin advertencias|sin problemas|ningún error|ningún fallo)\b",
+    ok: r"\b(?:sin errores|sin fallos|sin advertencias|sin problemas|ningún error|ningún fallo|no (?:da|marca|reporta|muestra|encuentra|hay) (?:ningún )?(?:errores|error|advertencias|avisos))\b",
     neutral: r"\b(?:manejo de errores|mensajes? de error)\b",
     and: r"\b(?:y|luego)\b",
 };
@@ -187,7 +188,7 @@ const DE: Words = Words {
     failure: r"\b(?:fehlgeschlagen|fehl|fehler|kaputt|rot|scheitert|gescheitert)\b",
     hedge: r"\b(?:sollte|sollten|soll|sollen|muss|müssen|müsste|müssten|könnte|könnten|vielleicht|wahrscheinlich|werde|werden|wird|wenn|falls|sobald|hoffentlich|vorgabe|anforderung)\b",
     partial: r"\b(?:die meisten|fast alle|außer|bis auf|teilweise|einige)\b",
-    ok: r"\b(?:ohne fehler|keine fehler|ohne warnungen|keine warnungen|fehlerfrei|keine probleme)\b",
+    ok: r"\b(?:ohne fehler|keine fehler|ohne warnungen|keine warnungen|fehlerfrei|keine probleme|keine verstöße|ohne verstöße|keine beanstandungen|ohne beanstandungen|keine befunde)",
     neutral: r"\b(?:fehlerbehandlung|fehlermeldungen?)\b",
     and: r"\b(?:und|dann)\b",
 };
@@ -445,6 +446,38 @@ impl Doc<'_> {
                 ClaimQuantity::Unqualified,
                 result(modality),
             ));
+        }
+        if out.is_empty()
+            && (lang.pass.is_match(hay) || lang.ok.is_match(hay) || lang.build_ok.is_match(hay))
+        {
+            // "O `go vet ./...` passou sem avisos": a command named in code (its words are
+            // masked in `hay`), its success in the language, read as the English "`X` passes".
+            if let Some((command, class)) = codes.iter().find_map(|&ci| match &self.code[ci].cat {
+                CodeCat::Command(class) => Some((self.code[ci].content.clone(), class)),
+                _ => None,
+            }) {
+                let subject = if super::is_task_runner(class) {
+                    ClaimSubject::CommandSucceeded
+                } else {
+                    match class.kind {
+                        CommandKind::Test => ClaimSubject::TestResult,
+                        CommandKind::Build => ClaimSubject::BuildResult,
+                        CommandKind::Lint => ClaimSubject::LintResult,
+                        CommandKind::Other => ClaimSubject::CommandSucceeded,
+                    }
+                };
+                out.push((
+                    subject,
+                    clause,
+                    ClaimTarget {
+                        command: Some(command),
+                        tool: class.tool.clone().map(|t| vocab::canonical(&t)),
+                        ..ClaimTarget::default()
+                    },
+                    ClaimQuantity::Unqualified,
+                    result(modality),
+                ));
+            }
         }
         let paths: Vec<String> = codes
             .iter()

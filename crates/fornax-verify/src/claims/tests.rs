@@ -16,6 +16,15 @@ fn only_subjects(text: &str) -> Vec<ClaimSubject> {
 
 /// Sentences that carry claims, with the subjects expected (in order).
 const CLAIMS: &[(&str, &[ClaimSubject])] = &[
+    // Lint results and file changes in other languages; `path:line`; a command in code.
+    ("He arreglado el cálculo en `src/iva.py`.", &[FileWritten]),
+    ("He corregido el formato en `lib/fecha.rb`.", &[FileWritten]),
+    ("Rubocop meldet keine Beanstandungen.", &[LintResult]),
+    ("El linter no marca errores.", &[LintResult]),
+    ("リンターはエラーなしです。", &[LintResult]),
+    ("Patched `src/vm.c:120` to check the bound.", &[FileWritten]),
+    ("O `cargo clippy` passou sem avisos.", &[LintResult]),
+    ("Le `cargo build` a réussi.", &[BuildResult]),
     // A result over a scope ("across all packages"), change verbs, `.in` templates.
     ("Tests pass across all packages.", &[TestResult]),
     ("The specs pass across the board.", &[TestResult]),
