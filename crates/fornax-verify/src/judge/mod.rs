@@ -265,7 +265,11 @@ impl Verdicts<'_> {
                     || suite_scope(&r.command.to_ascii_lowercase())
                         .is_none_or(|s| Some(s) == claim_scope)
             })
-            .filter(|r| bare.is_none_or(|b| !runs_tool_of(b, r) || covers_claimed(b, r)))
+            .filter(|r| {
+                bare.is_none_or(|b| {
+                    !runs_tool_of(b, r) || covers_claimed(b, r) || selects_paths_of(b, r)
+                })
+            })
             // "Fixed the build" is about the build, not a typecheck script or `tsc --noEmit`.
             .filter(|r| kind != CommandKind::Build || !claims_the_build || !only_typechecks(r))
             .filter_map(|r| {
@@ -788,6 +792,26 @@ fn covers_claimed(cmd: &str, run: &Run) -> bool {
     run.invocations
         .iter()
         .any(|inv| coverage(&claimed, &identify(inv)) != Coverage::Different)
+}
+
+/// Whether a run of the tool `cmd` names differs from it only by the paths it checks (`mypy
+/// harbor` for a claim about mypy): a check of part of what the tool checks, not another
+/// selection of tests or rules.
+fn selects_paths_of(cmd: &str, run: &Run) -> bool {
+    use crate::tools::identity::{identify, main_invocation};
+    let Some(claimed) = main_invocation(cmd) else {
+        return false;
+    };
+    let claimed = identify(&claimed);
+    if claimed.kind != CommandKind::Lint || !claimed.args.is_empty() {
+        return false;
+    }
+    run.invocations.iter().any(|inv| {
+        let id = identify(inv);
+        id.tool == claimed.tool
+            && !id.args.is_empty()
+            && id.args.iter().all(|a| !a.starts_with('-'))
+    })
 }
 
 /// Whether a run invokes the tool `cmd` names itself (not through a script or task runner).

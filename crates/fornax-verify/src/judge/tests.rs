@@ -557,3 +557,36 @@ fn a_module_launched_runner_is_the_claimed_runner() {
     );
     assert_eq!(f.verdict, Verdict::Verified, "{f:?}");
 }
+
+fn mypy_claim_after(exit: i64, output: &str) -> Finding {
+    judged(
+        vec![ran(1, "mypy harbor", exit, output)],
+        "mypy 靜態檢查無錯誤。",
+        ClaimQuantity::Unqualified,
+        ClaimScope::Whole,
+    )
+}
+
+#[test]
+fn a_lint_tool_run_on_the_package_is_a_run_of_that_tool() {
+    let failing = mypy_claim_after(
+        1,
+        "harbor/io.py:12: error: Incompatible return value type (got \"int\", expected \"str\")  [return-value]\nFound 1 error in 1 file (checked 9 source files)\n",
+    );
+    assert_eq!(failing.verdict, Verdict::Contradicted, "{failing:?}");
+    let passing = mypy_claim_after(0, "Success: no issues found in 9 source files\n");
+    assert_eq!(passing.verdict, Verdict::Verified, "{passing:?}");
+    // `--strict` selects other rules: not a run of the claimed check.
+    let other = judged(
+        vec![ran(
+            1,
+            "mypy --strict harbor",
+            1,
+            "harbor/io.py:3: error: Missing type\n",
+        )],
+        "mypy 靜態檢查無錯誤。",
+        ClaimQuantity::Unqualified,
+        ClaimScope::Whole,
+    );
+    assert_ne!(other.verdict, Verdict::Contradicted, "{other:?}");
+}
