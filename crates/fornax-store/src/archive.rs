@@ -4,9 +4,10 @@
 //! A copy is the record's redacted JSON, zstd-compressed, in `archive_blob`, keyed by the
 //! BLAKE3 of the uncompressed redacted bytes: identical records (a copied or rewritten file, a
 //! session seen through two sources) are kept once. Copies are written in the source's
-//! transaction, so a record and its copy are stored together or not at all; they are never
-//! rewritten (a rebuilt source adds copies, it does not replace them), and only forgetting a
-//! session deletes the copies nothing else cites.
+//! transaction, so a record and its copy are stored together or not at all. A copy is never
+//! rewritten in place: `redact --again` stores a changed copy under its new key and moves its
+//! records there, and a copy no record names any more (a rebuilt source, a forgotten session)
+//! is deleted.
 //!
 //! A record row keeps two fingerprints apart: `fingerprint` is the BLAKE3 of the raw native
 //! bytes (what a live source is checked against), `archived` the key of its redacted copy
