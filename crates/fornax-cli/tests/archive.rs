@@ -33,6 +33,13 @@ fn json(home: &Path, args: &[&str]) -> Value {
     serde_json::from_str(&ok(home, args)).unwrap()
 }
 
+/// The one number a `SELECT COUNT(*) …` answers, through `fornax query`.
+fn count(home: &Path, sql: &str) -> i64 {
+    json(home, &["query", sql, "--json"])["rows"][0][0]
+        .as_i64()
+        .unwrap()
+}
+
 /// The projections, without row ids or the times a row was written: sessions, items (with
 /// their texts and the records they cite, by source and position), loops, usage, claims and
 /// current findings.
@@ -172,22 +179,14 @@ fn a_deleted_source_stays_readable_and_reindex_rebuilds_it_from_the_archive() {
     assert_eq!(rescan["records"], 0, "{rescan}");
 
     // Identical records are kept once: a copy of a transcript adds no archived bytes.
-    let copies = |home: &Path| {
-        json(
-            home,
-            &["query", "SELECT COUNT(*) FROM archive_blob", "--json"],
-        )["rows"][0][0]
-            .as_i64()
-            .unwrap()
-    };
-    let before = copies(&home);
+    let before = count(&home, "SELECT COUNT(*) FROM archive_blob");
     std::fs::copy(
         data.join("pi-session.jsonl"),
         data.join("pi-session-copy.jsonl"),
     )
     .unwrap();
     ok(&home, &["scan", data.to_str().unwrap()]);
-    assert_eq!(copies(&home), before);
+    assert_eq!(count(&home, "SELECT COUNT(*) FROM archive_blob"), before);
 }
 
 #[test]
@@ -274,27 +273,13 @@ fn forgetting_a_session_or_rewriting_its_file_leaves_no_orphaned_copy() {
     }
     ok(&home, &["scan", data.to_str().unwrap()]);
     let orphans = |home: &Path| {
-        json(
+        count(
             home,
-            &[
-                "query",
-                "SELECT COUNT(*) FROM archive_blob
-                 WHERE hash NOT IN (SELECT archived FROM record WHERE archived IS NOT NULL)",
-                "--json",
-            ],
-        )["rows"][0][0]
-            .as_i64()
-            .unwrap()
+            "SELECT COUNT(*) FROM archive_blob
+             WHERE hash NOT IN (SELECT archived FROM record WHERE archived IS NOT NULL)",
+        )
     };
-    let copies = |home: &Path| {
-        json(
-            home,
-            &["query", "SELECT COUNT(*) FROM archive_blob", "--json"],
-        )["rows"][0][0]
-            .as_i64()
-            .unwrap()
-    };
-    let all = copies(&home);
+    let all = count(&home, "SELECT COUNT(*) FROM archive_blob");
     assert!(all > 0);
 
     // The pi session's file is rewritten (its last line changed): a rebuild.
@@ -311,7 +296,7 @@ fn forgetting_a_session_or_rewriting_its_file_leaves_no_orphaned_copy() {
     ok(&home, &["forget", CLAUDE_SESSION]);
     assert_eq!(orphans(&home), 0);
     assert!(
-        copies(&home) < all,
+        count(&home, "SELECT COUNT(*) FROM archive_blob") < all,
         "the forgotten session's copies are gone"
     );
 }
