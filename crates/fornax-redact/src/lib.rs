@@ -106,7 +106,14 @@ impl Redactor {
         if spans.is_empty() {
             return None;
         }
-        Some(span::apply(text, &spans, counts))
+        let mut out = span::apply(text, &spans, counts);
+        let mut pass = pass::Pass {
+            redactor: self,
+            counts,
+            found: None,
+        };
+        pass.text(&mut out);
+        Some(out)
     }
 
     /// Redacts `text` in place (untouched when it holds nothing to redact).

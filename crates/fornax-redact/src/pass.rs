@@ -2,8 +2,14 @@
 //! remembers the secrets it found so that copies of them elsewhere in the same message can be
 //! replaced too (see [`crate::message`]).
 
-use crate::span::{self, Span};
+use crate::span::{self, Findings, Span};
 use crate::{RedactionCounts, Redactor, SecretKind};
+
+/// How many times one text is scanned at most. A replacement can take away the context that
+/// made a detector leave a neighbour alone (a URL's scheme, which marks the path after it as
+/// an id, swallowed by an unterminated key block): the result is scanned again until nothing
+/// more is found, so that redacting redacted text changes nothing.
+pub(crate) const MAX_ROUNDS: usize = 4;
 
 /// A secret found by a pass, kept only in memory for the rest of the same message.
 pub(crate) struct Found {
@@ -23,25 +29,42 @@ impl Pass<'_> {
     pub fn text(&mut self, text: &mut String) {
         let spans = self.redactor.spans(text);
         if !spans.is_empty() {
-            self.replace(text, &spans);
+            self.apply(text, &spans);
+            self.settle(text, false);
         }
     }
 
     /// Redacts `text`, an identifier or opaque blob by declaration, in place: formats and
     /// names are looked for, randomness is not judged.
     pub fn identifier(&mut self, text: &mut String) {
-        let found = span::Findings {
-            skip_entropy: true,
-            ..Default::default()
-        };
-        let spans = self.redactor.spans_with(text, found);
+        let spans = self.redactor.spans_with(text, fresh_findings(true));
         if !spans.is_empty() {
-            self.replace(text, &spans);
+            self.apply(text, &spans);
+            self.settle(text, true);
         }
     }
 
-    /// Replaces `spans` (merged, sorted) in `text`, remembering the secrets.
+    /// Replaces `spans` (merged, sorted) in `text`, remembering the secrets, then scans the
+    /// result again (see [`MAX_ROUNDS`]).
     pub fn replace(&mut self, text: &mut String, spans: &[Span]) {
+        self.apply(text, spans);
+        self.settle(text, false);
+    }
+
+    /// Scans a text that was just redacted again, and redacts what the replacement exposed.
+    fn settle(&mut self, text: &mut String, skip_entropy: bool) {
+        for _ in 1..MAX_ROUNDS {
+            let spans = self
+                .redactor
+                .spans_with(text, fresh_findings(skip_entropy));
+            if spans.is_empty() {
+                return;
+            }
+            self.apply(text, &spans);
+        }
+    }
+
+    fn apply(&mut self, text: &mut String, spans: &[Span]) {
         if let Some(found) = self.found.as_deref_mut() {
             for s in spans {
                 if let Some(secret) = text.get(s.start..s.end) {
@@ -59,6 +82,13 @@ impl Pass<'_> {
         }
         self.counts.add(kind);
         *text = kind.placeholder().to_string();
+    }
+}
+
+fn fresh_findings(skip_entropy: bool) -> Findings {
+    Findings {
+        skip_entropy,
+        ..Default::default()
     }
 }
 
