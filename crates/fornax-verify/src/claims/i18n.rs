@@ -555,7 +555,8 @@ impl Doc<'_> {
 /// A number right before the test noun, with the counter words the languages put between
 /// ("22 個のテスト", "17 个测试", "15 pruebas", "31 тест"): the claim is a count, not "all".
 static COUNT_BEFORE_NOUN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[^\d.,/])(\d{1,7})\s*(?:個|个|件|項|项|개의|개|つ)?\s*の?\s*$").expect("valid regex")
+    Regex::new(r"(?:^|[^\d.,/])(\d{1,7})\s*(?:個|个|件|項|项|개의|개|つ)?\s*の?\s*$")
+        .expect("valid regex")
 });
 
 /// The count a foreign test claim states, if any (zero is no count).

@@ -394,7 +394,8 @@ static FOREIGN_UNIT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 /// A unit noun of another language right after a code span ("`store` 包", "`api` パッケージ",
 /// "`core` 패키지", "`auth` 模块").
 static FOREIGN_UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:(包|套件|パッケージ|패키지|crate)|(模块|模組|モジュール|모듈))").expect("valid regex")
+    Regex::new(r"^\s*(?:(包|套件|パッケージ|패키지|crate)|(模块|模組|モジュール|모듈))")
+        .expect("valid regex")
 });
 
 /// The unit a foreign clause gives the code span between `before` and `after`.

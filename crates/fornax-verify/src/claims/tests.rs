@@ -763,7 +763,10 @@ fn a_foreign_claim_names_a_package_with_its_unit_noun() {
         ("Las pruebas del paquete `store` pasan.", ScopeUnit::Package),
         ("Die Tests im Paket `store` bestehen.", ScopeUnit::Package),
         ("`store` 包的测试全部通过。", ScopeUnit::Package),
-        ("`store` モジュールのテストは通りました。", ScopeUnit::Module),
+        (
+            "`store` モジュールのテストは通りました。",
+            ScopeUnit::Module,
+        ),
     ] {
         let c = extract_from_text(t);
         assert_eq!(c.len(), 1, "{t}");
@@ -786,9 +789,15 @@ fn a_foreign_claim_names_a_package_with_its_unit_noun() {
 #[test]
 fn a_foreign_claim_reads_its_count() {
     for (t, q) in [
-        ("22 個のテストが通りました。", ClaimQuantity::AtLeast { count: 22 }),
+        (
+            "22 個のテストが通りました。",
+            ClaimQuantity::AtLeast { count: 22 },
+        ),
         ("17 个测试全部通过。", ClaimQuantity::AllOf { count: 17 }),
-        ("Las 15 pruebas pasan.", ClaimQuantity::AtLeast { count: 15 }),
+        (
+            "Las 15 pruebas pasan.",
+            ClaimQuantity::AtLeast { count: 15 },
+        ),
         ("Все тесты проходят.", ClaimQuantity::All),
         ("테스트가 모두 통과했습니다.", ClaimQuantity::All),
     ] {
