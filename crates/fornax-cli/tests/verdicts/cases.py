@@ -1792,8 +1792,7 @@ def e85():
     t.end()
     c.file(f"agent-transcripts/{cid}/{cid}.jsonl", t.text())
     c.claim("Updated `src/cart.ts` to round each line before summing", "file_written", "UNAVAILABLE",
-            "Cursor's transcript records the StrReplace call but never its result: this capture cannot show the edit applied.",
-            acceptable=["UNAVAILABLE", "UNVERIFIED"])
+            "Cursor's transcript records the StrReplace call but never its result: this capture cannot show the edit applied.")
     c.claim("All tests pass", "test_result", "UNAVAILABLE",
             "`npm test` ran, but Cursor transcripts hold no tool output or exit status.")
     c.claim("`npm run lint` is clean", "lint_result", "UNAVAILABLE",
