@@ -37,9 +37,10 @@ files=(framing spool adapters text sql)
 cargo test $profile -p fornax-fuzz --no-run --quiet
 started=$(date +%s)
 if [ -n "$rounds" ]; then per="$rounds rounds"; else per="${secs}s"; fi
+per="$per per target"
 [ -n "$seed" ] && per="$per, seed $seed"
 for f in "${files[@]}"; do
-  echo "== fuzz $f ($per per target)"
+  echo "== fuzz $f ($per)"
   FORNAX_FUZZ_SECS="$secs" FORNAX_FUZZ_ROUNDS="$rounds" FORNAX_FUZZ_SEED="$seed" \
     cargo test $profile -p fornax-fuzz --test "$f" --quiet -- --test-threads=1 --nocapture
 done
