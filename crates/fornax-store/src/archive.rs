@@ -39,18 +39,50 @@ impl Copy {
     }
 }
 
+/// Compresses copies with one zstd context, made on first use and kept: setting a context up
+/// costs more than compressing a small record, so a writer keeps one for all its records.
+#[derive(Default)]
+pub(crate) struct Packer {
+    ctx: Option<zstd::bulk::Compressor<'static>>,
+}
+
+impl std::fmt::Debug for Packer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Packer")
+            .field("ready", &self.ctx.is_some())
+            .finish()
+    }
+}
+
+impl Packer {
+    fn compress(&mut self, bytes: &[u8]) -> Result<Vec<u8>, StoreError> {
+        let failed = |e: std::io::Error| StoreError::Archive {
+            what: "compress",
+            detail: e.to_string(),
+        };
+        let mut ctx = match self.ctx.take() {
+            Some(ctx) => ctx,
+            None => zstd::bulk::Compressor::new(LEVEL).map_err(failed)?,
+        };
+        let body = ctx.compress(bytes).map_err(failed);
+        self.ctx = Some(ctx);
+        body
+    }
+}
+
 /// Stores a copy unless one with the same key is there. Returns whether it was new.
-pub(crate) fn put(tx: &rusqlite::Connection, copy: &Copy) -> Result<bool, StoreError> {
+pub(crate) fn put(
+    tx: &rusqlite::Connection,
+    packer: &mut Packer,
+    copy: &Copy,
+) -> Result<bool, StoreError> {
     let known = tx
         .prepare_cached("SELECT 1 FROM archive_blob WHERE hash = ?1")?
         .exists([&copy.hash[..]])?;
     if known {
         return Ok(false);
     }
-    let body = zstd::bulk::compress(&copy.bytes, LEVEL).map_err(|e| StoreError::Archive {
-        what: "compress",
-        detail: e.to_string(),
-    })?;
+    let body = packer.compress(&copy.bytes)?;
     tx.prepare_cached("INSERT INTO archive_blob (hash, raw_len, body) VALUES (?1, ?2, ?3)")?
         .execute(params![&copy.hash[..], copy.bytes.len() as i64, body])?;
     Ok(true)
@@ -301,6 +333,7 @@ impl Store {
     ) -> Result<(u64, u64), StoreError> {
         let (mut read, mut changed) = (0, 0);
         let mut after = 0i64;
+        let mut packer = Packer::default();
         loop {
             let tx = self.conn.transaction()?;
             let rows: Vec<(i64, Vec<u8>, i64, Vec<u8>)> = {
@@ -331,7 +364,7 @@ impl Store {
                 }
                 changed += 1;
                 let copy = Copy::of(&redacted)?;
-                put(&tx, &copy)?;
+                put(&tx, &mut packer, &copy)?;
                 tx.execute(
                     "UPDATE record SET archived = ?2 WHERE archived = ?1",
                     params![hash, &copy.hash[..]],

@@ -509,7 +509,7 @@ mod tests {
             hash: *blake3::hash(&bytes).as_bytes(),
             bytes,
         };
-        crate::archive::put(&store.conn, &old).unwrap();
+        crate::archive::put(&store.conn, &mut Default::default(), &old).unwrap();
         store
             .conn
             .execute_batch(

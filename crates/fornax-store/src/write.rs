@@ -226,6 +226,7 @@ impl Store {
             last_activity: HashMap::new(),
             replaced,
             copies: HashSet::new(),
+            packer: crate::archive::Packer::default(),
         })
     }
 }
@@ -289,6 +290,7 @@ pub struct SourceWriter<'c> {
     /// name: a removed key nothing names any more is deleted by `finish`.
     replaced: HashSet<[u8; 32]>,
     copies: HashSet<[u8; 32]>,
+    packer: crate::archive::Packer,
 }
 
 /// Moves the primary text of a value out (it is stored once, deduplicated, in `text`).
@@ -387,7 +389,7 @@ impl<'c> SourceWriter<'c> {
         let archived = match copy {
             Some(value) => {
                 let copy = crate::archive::Copy::of(value)?;
-                if crate::archive::put(&self.tx, &copy)? {
+                if crate::archive::put(&self.tx, &mut self.packer, &copy)? {
                     self.summary.archived += 1;
                 }
                 if !self.replaced.is_empty() {
