@@ -240,6 +240,40 @@ fn a_storage_tree_is_one_ordered_source_per_session() {
 }
 
 #[test]
+fn a_forgotten_session_of_a_tree_is_not_imported_again() {
+    let work = tempfile::tempdir().unwrap();
+    let home = work.path().join("home");
+    let data = work.path().join("opencode");
+    copy_dir(&fixtures().join("storage"), &data.join("storage"));
+    scan(&home, &data);
+    assert!(items_of(&home, SID) > 0);
+
+    let out = fornax(&home)
+        .args(["forget", SID, "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(items_of(&home, SID), 0);
+
+    // The forgotten session goes on in opencode (a part changes) beside the other session:
+    // the scan reads the tree again, and still leaves the forgotten one out.
+    let part = data.join("storage/part/msg_b10000000002GgHhIiJjKkLl/prt_b20000000002.json");
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&part).unwrap()).unwrap();
+    doc["text"] = json!("Another line written after the session was forgotten.");
+    std::fs::write(&part, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    let after = scan(&home, &data);
+    assert_eq!(after["sources"]["new"], 0, "{after:#}");
+    assert_eq!(after["sources"]["rebuilt"], 0, "{after:#}");
+    assert_eq!(items_of(&home, SID), 0, "{after:#}");
+    assert!(items_of(&home, SID2) > 0);
+    let hits = fornax(&home)
+        .args(["search", "--json", "written after the session was forgotten"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&hits.stdout).contains(SID), "{hits:?}");
+}
+
+#[test]
 fn opencode_db_is_read_like_the_tree() {
     let work = tempfile::tempdir().unwrap();
     let home = work.path().join("home");

@@ -240,6 +240,61 @@ fn redact_again_is_idempotent_and_counts_what_it_read() {
     );
 }
 
+/// Streams `lines` to `fornax hook opencode` started in `cwd`, as opencode's plugin does.
+fn opencode_plugin(home: &Path, cwd: &Path, lines: &[Value]) {
+    use std::io::Write;
+    let mut child = fornax(home)
+        .args(["hook", "opencode"])
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in lines {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+fn plugin_message(session: &str, text: &str) -> Value {
+    json!({"hook": "chat.message", "at": "2026-03-14T08:00:00.000Z", "payload": {
+        "input": {"sessionID": session},
+        "output": {"message": {"id": format!("msg_{session}"), "sessionID": session,
+            "role": "user"},
+            "parts": [{"id": format!("prt_{session}"), "sessionID": session,
+                "messageID": format!("msg_{session}"), "type": "text", "text": text}]}}})
+}
+
+#[test]
+fn an_opencode_plugin_in_an_excluded_project_keeps_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let secret = tmp.path().join("client-work");
+    let open = tmp.path().join("side-project");
+    for dir in [&home, &secret, &open] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    let secret = std::fs::canonicalize(&secret).unwrap();
+    std::fs::write(
+        home.join("config.toml"),
+        format!("[capture]\nexclude = [\"{}\"]\n", secret.display()),
+    )
+    .unwrap();
+    opencode_plugin(
+        &home,
+        &secret,
+        &[plugin_message("ses_excluded01", "EXCLUDED-PLUGIN-TEXT")],
+    );
+    opencode_plugin(
+        &home,
+        &open,
+        &[plugin_message("ses_captured01", "captured plugin text")],
+    );
+    assert!(holding(&home, "EXCLUDED-PLUGIN-TEXT").is_empty());
+    assert!(!holding(&home, "captured plugin text").is_empty());
+}
+
 #[test]
 fn excluded_paths_are_not_captured_by_hook_scan_or_daemon() {
     let tmp = tempfile::tempdir().unwrap();

@@ -4,8 +4,11 @@
 //! SQL surface) and checks that it neither panics nor breaks its stated invariant.
 //!
 //! How long each target runs is set by `FORNAX_FUZZ_SECS` (`bench/fuzz.sh` sets it: ten minutes
-//! each by hand, about twenty seconds in CI); without it a target runs a small fixed number of
-//! cases, so `cargo test --workspace` stays quick. A failing case is shrunk, reported, and
+//! each by hand) or, exactly, by `FORNAX_FUZZ_ROUNDS` rounds of 256 cases; without either a
+//! target runs a small fixed number of cases, so `cargo test --workspace` stays quick.
+//! `FORNAX_FUZZ_SEED` makes a run repeatable (round `r` draws from seed + `r`): CI sets it with
+//! a number of rounds, so that its verdict on a commit is the same on every machine; without it
+//! every run explores new cases. A failing case is shrunk, reported, and
 //! written to `regressions/<target>.txt`, which every later run replays first: a case once found
 //! stays a regression test.
 //!
@@ -19,7 +22,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use proptest::strategy::Strategy;
-use proptest::test_runner::{Config, FileFailurePersistence, TestCaseError, TestError, TestRunner};
+use proptest::test_runner::{
+    Config, FileFailurePersistence, RngSeed, TestCaseError, TestError, TestRunner,
+};
 use serde_json::Value;
 
 /// Cases per round; a timed run repeats rounds until its time is up.
@@ -27,13 +32,39 @@ const ROUND: u32 = 256;
 /// Cases of an untimed run (the regular test suite).
 const QUICK: u32 = 64;
 
-/// How long a target runs: `FORNAX_FUZZ_SECS`, else a quick fixed number of cases.
-pub fn budget() -> Option<Duration> {
-    std::env::var("FORNAX_FUZZ_SECS")
+/// How long a target runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// A quick fixed number of cases (the regular test suite).
+    Quick,
+    /// Rounds until this much time has passed (`FORNAX_FUZZ_SECS`).
+    Time(Duration),
+    /// Exactly this many rounds (`FORNAX_FUZZ_ROUNDS`, which wins over a time).
+    Rounds(u64),
+}
+
+fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name)
         .ok()
         .and_then(|s| s.trim().parse::<u64>().ok())
-        .filter(|s| *s > 0)
-        .map(Duration::from_secs)
+}
+
+/// The budget the environment sets.
+pub fn budget() -> Budget {
+    if let Some(rounds) = env_number("FORNAX_FUZZ_ROUNDS").filter(|r| *r > 0) {
+        return Budget::Rounds(rounds);
+    }
+    match env_number("FORNAX_FUZZ_SECS").filter(|s| *s > 0) {
+        Some(secs) => Budget::Time(Duration::from_secs(secs)),
+        None => Budget::Quick,
+    }
+}
+
+/// The seed of round `round`: `FORNAX_FUZZ_SEED` + `round`, else a fresh random one.
+fn round_seed(round: u64) -> RngSeed {
+    env_number("FORNAX_FUZZ_SEED").map_or(RngSeed::Random, |seed| {
+        RngSeed::Fixed(seed.wrapping_add(round))
+    })
 }
 
 /// Runs `test` on inputs from `strategy` for the target's budget, replaying
@@ -47,15 +78,21 @@ pub fn run<S: Strategy>(
 ) where
     S::Value: std::fmt::Debug,
 {
-    let timed = budget();
+    let budget = budget();
+    let per_round = if budget == Budget::Quick {
+        QUICK
+    } else {
+        ROUND
+    };
     let started = Instant::now();
     let mut rounds = 0u64;
     let mut cases = 0u64;
     loop {
         let config = Config {
-            cases: if timed.is_some() { ROUND } else { QUICK },
+            cases: per_round,
             failure_persistence: Some(Box::new(FileFailurePersistence::Direct(regressions))),
             max_shrink_iters: 4096,
+            rng_seed: round_seed(rounds),
             ..Config::default()
         };
         let mut runner = TestRunner::new(config);
@@ -67,10 +104,14 @@ pub fn run<S: Strategy>(
             Err(TestError::Abort(reason)) => panic!("fuzz target {name} aborted: {reason}"),
         }
         rounds += 1;
-        cases += u64::from(if timed.is_some() { ROUND } else { QUICK });
-        match timed {
-            Some(limit) if started.elapsed() < limit => continue,
-            _ => break,
+        cases += u64::from(per_round);
+        let more = match budget {
+            Budget::Quick => false,
+            Budget::Time(limit) => started.elapsed() < limit,
+            Budget::Rounds(limit) => rounds < limit,
+        };
+        if !more {
+            break;
         }
     }
     eprintln_summary(name, rounds, cases, started.elapsed());
@@ -78,7 +119,7 @@ pub fn run<S: Strategy>(
 
 #[allow(clippy::print_stderr)] // a fuzz run says how much it did
 fn eprintln_summary(name: &str, rounds: u64, cases: u64, took: Duration) {
-    if budget().is_some() {
+    if budget() != Budget::Quick {
         eprintln!(
             "fuzz {name}: {cases} cases in {rounds} rounds, {:.1}s, 0 failures",
             took.as_secs_f64()

@@ -475,6 +475,11 @@ impl Ingestor<'_> {
         let expected = group_fingerprint(members());
         let state = self.store.source_state(&key)?;
         if let Some(st) = &state {
+            // Its session was forgotten: never read again, whatever its documents became.
+            if st.status == fornax_store::FORGOTTEN {
+                self.summary.sources.unchanged += 1;
+                return Ok(());
+            }
             if st.adapter == desc.name && st.cursor.prefix_fp.as_deref() == Some(&expected[..]) {
                 self.summary.sources.unchanged += 1;
                 return Ok(());

@@ -430,6 +430,13 @@ fn cursor(home: &Path) -> Result<(), HookError> {
 
 fn opencode(home: &Path) -> Result<(), HookError> {
     private_home(home)?;
+    // The plugin's child runs in opencode's working directory. In a project `[capture]
+    // exclude` names, the stream is still read to its end (opencode must never wait on a full
+    // pipe) and nothing of it is kept.
+    let excluded = std::env::current_dir().ok().is_some_and(|dir| {
+        let dir = serde_json::Value::String(dir.to_string_lossy().into_owned());
+        excluded_cwd(home, Some(&dir))
+    });
     let mut stdin = std::io::stdin().lock();
     let mut line = Vec::new();
     loop {
@@ -439,6 +446,9 @@ fn opencode(home: &Path) -> Result<(), HookError> {
             Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
+        }
+        if excluded {
+            continue;
         }
         // One line of the stream is one payload: a stray CR stays out of the spool's framing.
         json::flatten_line_breaks(&mut line);

@@ -54,9 +54,7 @@ impl Pass<'_> {
     /// Scans a text that was just redacted again, and redacts what the replacement exposed.
     fn settle(&mut self, text: &mut String, skip_entropy: bool) {
         for _ in 1..MAX_ROUNDS {
-            let spans = self
-                .redactor
-                .spans_with(text, fresh_findings(skip_entropy));
+            let spans = self.redactor.spans_with(text, fresh_findings(skip_entropy));
             if spans.is_empty() {
                 return;
             }
