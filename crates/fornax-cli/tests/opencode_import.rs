@@ -252,7 +252,11 @@ fn a_forgotten_session_of_a_tree_is_not_imported_again() {
         .args(["forget", SID, "--json"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(items_of(&home, SID), 0);
 
     // The forgotten session goes on in opencode (a part changes) beside the other session:
@@ -267,10 +271,17 @@ fn a_forgotten_session_of_a_tree_is_not_imported_again() {
     assert_eq!(items_of(&home, SID), 0, "{after:#}");
     assert!(items_of(&home, SID2) > 0);
     let hits = fornax(&home)
-        .args(["search", "--json", "written after the session was forgotten"])
+        .args([
+            "search",
+            "--json",
+            "written after the session was forgotten",
+        ])
         .output()
         .unwrap();
-    assert!(!String::from_utf8_lossy(&hits.stdout).contains(SID), "{hits:?}");
+    assert!(
+        !String::from_utf8_lossy(&hits.stdout).contains(SID),
+        "{hits:?}"
+    );
 }
 
 #[test]
