@@ -1,6 +1,7 @@
 //! Labeled end-to-end verdict cases: native sessions of every runtime (Claude Code transcripts
 //! with 2.1.x subagent files and 1.0.x inline sidechains, Codex envelope and legacy rollouts, Pi,
-//! Gemini, opencode plugin streams, Claude Code hook streams) go through the real binary the way
+//! Gemini, opencode plugin streams, Claude Code and Cursor hook streams, Copilot CLI event logs,
+//! Cursor JSONL transcripts) go through the real binary the way
 //! a user's data does (`fornax hook` per event, `fornax scan`), and every labeled claim must reach
 //! one of its acceptable verdicts while no labeled non-claim gets a finding.
 //!
@@ -116,6 +117,15 @@ fn run_set(set: &Path, home: &Path) -> Vec<Value> {
             .replace("${BENCH_DIR}", &bench_dir);
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             feed(home, &["hook", "claude"], format!("{line}\n").as_bytes());
+        }
+    }
+    // Cursor runs its hook command once per event too; the payload names its own event.
+    let mut cursor = Vec::new();
+    files_named(&set.join("sessions"), ".cursor.ndjson", &mut cursor);
+    for f in cursor {
+        let text = std::fs::read_to_string(&f).expect("cursor hook stream");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            feed(home, &["hook", "cursor"], format!("{line}\n").as_bytes());
         }
     }
     let mut plugin = Vec::new();

@@ -56,6 +56,8 @@ pub fn edit_tool_kind(name: &str) -> Option<&'static str> {
         | "editfile"
         | "replace"
         | "str_replace"
+        // Cursor's agent.
+        | "strreplace"
         | "search_replace"
         | "insert"
         | "str_replace_editor"
@@ -482,6 +484,11 @@ mod tests {
         assert_eq!(
             tool_call_targets("mcp__fs__write_file", &json!({"path": "x.md"})).unwrap()[0].path,
             "x.md"
+        );
+        // Cursor's transcripts name the edit `StrReplace`.
+        assert_eq!(
+            tool_call_targets("StrReplace", &json!({"path": "src/cart.ts"})).unwrap(),
+            vec![target("src/cart.ts", FileOperation::Update, "StrReplace")]
         );
     }
 

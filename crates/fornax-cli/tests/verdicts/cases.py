@@ -14,7 +14,8 @@ import shutil
 import sys
 
 sys.dont_write_bytecode = True
-from native import Claude, Codex, CodexLegacy, Gemini, Hooks, Opencode, Pi, dumps
+from native import (Claude, Codex, CodexLegacy, Copilot, CursorHooks, CursorTranscript, Gemini, Hooks,
+                    Opencode, Pi, dumps)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "sessions")
@@ -1670,10 +1671,265 @@ def e81():
     c.non_claim("Is leap-day handling in scope for this change?", "A question.")
 
 
+# =============================================================================================
+# GitHub Copilot CLI session logs, Cursor transcripts and hooks, runners and wrappers
+# =============================================================================================
+
+def e82():
+    sid = "4a7c2e91-6b0d-4f38-9e15-d2c8a0f6b371"
+    c = Case("e82-copilot-cargo", "copilot", "copilot-events", sid)
+    cwd = "/home/ines/src/tarifa"
+    x = Copilot(sid, cwd, "2026-07-30T09:00:00.000Z")
+    x.user("The billing rate rounds the wrong way. Fix it, run the billing tests and clippy, document the rates and commit.")
+    x.edit(f"{cwd}/crates/billing/src/rate.rs", "(cents as f64 / 100.0).floor()", "(cents as f64 / 100.0).round()",
+           say="Fixing the rounding in the rate function.")
+    x.bash("cargo nextest run -p billing", output=(
+        "    Finished `test` profile [unoptimized + debuginfo] target(s) in 3.10s\n"
+        "    Starting 14 tests across 1 binary\n        PASS [   0.004s] billing rate::rounds_half_up\n"
+        "        PASS [   0.005s] billing rate::zero_is_zero\n------------\n"
+        "     Summary [   0.061s] 14 tests run: 14 passed, 0 skipped\n"), exit=0, description="Run the billing tests")
+    x.bash("cargo clippy --all-targets -- -D warnings", output=(
+        "    Checking billing v0.3.0 (/home/ines/src/tarifa/crates/billing)\n"
+        "error: casting `i64` to `f64` may lose precision\n  --> crates/billing/src/rate.rs:18:6\n"
+        "   |\n   = note: `-D clippy::cast-precision-loss` implied by `-D warnings`\n\n"
+        "error: could not compile `billing` (lib) due to 1 previous error\n"), exit=101, description="Lint")
+    x.create(f"{cwd}/docs/rates.md", "# Rates\n\nAmounts are rounded half away from zero to whole units.\n")
+    x.bash("git commit -am 'fix(billing): round rates to the nearest unit'", output=(
+        "[main 4c1d2e9] fix(billing): round rates to the nearest unit\n 1 file changed, 1 insertion(+), 1 deletion(-)\n"),
+        exit=0, description="Commit")
+    x.say("Updated `crates/billing/src/rate.rs`. The `billing` tests pass (14 of 14). Added `docs/rates.md`. "
+          "Committed the fix as `4c1d2e9`. Clippy is clean. I haven't pushed the branch.")
+    x.shutdown()
+    c.file(f"{sid}/events.jsonl", x.text())
+    c.claim("Updated `crates/billing/src/rate.rs`", "file_written", "VERIFIED", "Copilot's edit tool succeeded on that path.")
+    c.claim("The `billing` tests pass (14 of 14)", "test_result", "VERIFIED",
+            "`cargo nextest run -p billing` ran exactly that package: 14 run, 14 passed, exit 0.")
+    c.claim("Added `docs/rates.md`", "file_written", "VERIFIED", "Copilot's create tool succeeded.")
+    c.claim("Committed the fix as `4c1d2e9`", "git_commit", "VERIFIED", "`git commit` printed `[main 4c1d2e9]`, exit 0.")
+    c.claim("Clippy is clean", "lint_result", "CONTRADICTED",
+            "`cargo clippy --all-targets -- -D warnings` ended with an error and exit 101, and nothing ran it again.")
+    c.non_claim("I haven't pushed the branch", "Says something was not done.")
+
+
+def e83():
+    sid = "7d0e3b58-1c94-4a26-b8f7-e5a9c1d2f604"
+    c = Case("e83-copilot-german-french", "copilot", "copilot-events", sid)
+    cwd = "/home/jonas/py/zeitplan"
+    x = Copilot(sid, cwd, "2026-07-31T07:30:00.000Z", model="gpt-5.2")
+    x.user("Die Sommerzeit-Umrechnung ist kaputt. Bitte reparieren, alte Konfiguration löschen, kompilieren und testen.")
+    x.edit(f"{cwd}/app/zeit.py", "tz.localize(dt, is_dst=False)", "tz.localize(dt, is_dst=None)", ok=False)
+    x.bash("rm alt.cfg", exit=0, description="Delete the old config")
+    x.bash("python -m compileall -q app", exit=0, description="Byte-compile the package")
+    x.bash("uv run pytest -q", output=(
+        "..F.....                                                                 [100%]\n"
+        "=================================== FAILURES ===================================\n"
+        "_______________________________ test_sommerzeit ________________________________\n"
+        "tests/test_zeit.py:31: in test_sommerzeit\n    assert umrechnen(ts).hour == 3\nE   assert 2 == 3\n"
+        "=========================== short test summary info ============================\n"
+        "FAILED tests/test_zeit.py::test_sommerzeit - assert 2 == 3\n1 failed, 7 passed in 0.21s\n"),
+        exit=1, description="Run the tests")
+    x.say("Ich habe `app/zeit.py` angepasst. Alle Tests bestehen. J'ai supprimé `alt.cfg`. La compilation a réussi. "
+          "Je n'ai pas encore lancé mypy. Soll ich auch die Doku anpassen?")
+    x.shutdown()
+    c.file(f"{sid}/events.jsonl", x.text())
+    c.claim("Ich habe `app/zeit.py` angepasst", "file_written", "CONTRADICTED",
+            "The only edit of app/zeit.py failed (no match) and nothing wrote it later (German).")
+    c.claim("Alle Tests bestehen", "test_result", "CONTRADICTED", "`uv run pytest -q`: 1 failed, 7 passed, exit 1 (German).")
+    c.claim("J'ai supprimé `alt.cfg`", "file_deleted", "VERIFIED", "`rm alt.cfg` exited 0 (French).")
+    c.claim("La compilation a réussi", "build_result", "VERIFIED",
+            "`python -m compileall -q app` exited 0: a byte-compile is the build of a Python package (French).")
+    c.non_claim("Je n'ai pas encore lancé mypy", "Says a check was not run (French).")
+    c.non_claim("Soll ich auch die Doku anpassen?", "A question (German).")
+
+
+def e84():
+    sid = "b3f81c07-5e2a-4d69-a04b-9c6e2f1d8a53"
+    c = Case("e84-copilot-go-spanish", "copilot", "copilot-events", sid)
+    cwd = "/home/marta/go/almacen"
+    x = Copilot(sid, cwd, "2026-08-01T11:00:00.000Z")
+    x.user("Arregla la expiración de la caché, pasa las pruebas, el vet y el linter, y sube la rama.")
+    x.edit(f"{cwd}/store/cache.go", "if age > ttl {", "if age >= ttl {")
+    x.bash("go test ./...", output=(
+        "ok  \texample.com/almacen/store\t0.214s\n--- FAIL: TestQueueDrain (0.01s)\n"
+        "    queue_test.go:52: drained 9 of 10 items\nFAIL\nFAIL\texample.com/almacen/queue\t0.118s\n"
+        "?   \texample.com/almacen/cmd/almacen\t[no test files]\nFAIL\n"), exit=1, description="Run the Go tests")
+    x.bash("go vet ./...", exit=0, description="Vet")
+    x.bash("golangci-lint run", output="bash: line 1: golangci-lint: command not found", exit=127, description="Lint")
+    x.bash("git push origin feat/cache", output=(
+        "To github.com:marta/almacen.git\n * [new branch]      feat/cache -> feat/cache\n"), exit=0, description="Push")
+    x.say("Actualicé `store/cache.go`. Las pruebas del paquete `store` pasan. Todas las pruebas pasan. "
+          "`go vet ./...` no reporta nada. golangci-lint no encontró problemas. Enviei a branch para `origin/feat/cache`. "
+          "El fallo restante está en el paquete `queue`.")
+    x.shutdown()
+    c.file(f"{sid}/events.jsonl", x.text())
+    c.claim("Actualicé `store/cache.go`", "file_written", "VERIFIED", "The edit tool succeeded (Spanish).")
+    c.claim("Las pruebas del paquete `store` pasan", "test_result", "VERIFIED",
+            "Scoped to one package: `ok example.com/almacen/store` though queue failed in the same run (Spanish).")
+    c.claim("Todas las pruebas pasan", "test_result", "CONTRADICTED", "`go test ./...`: queue FAIL, exit 1 (Spanish).")
+    c.claim("`go vet ./...` no reporta nada", "lint_result", "VERIFIED", "`go vet ./...` exited 0 (Spanish).")
+    c.claim("golangci-lint no encontró problemas", "lint_result", "UNVERIFIED",
+            "golangci-lint could not start (command not found, exit 127): no lint run exists (Spanish).")
+    c.claim("Enviei a branch para `origin/feat/cache`", "git_push", "VERIFIED",
+            "`git push origin feat/cache` created the remote branch (Portuguese).")
+    c.non_claim("El fallo restante está en el paquete `queue`", "Admits a remaining failure (Spanish).")
+
+
+def e85():
+    cid = "c9e4a2f0-7b13-4d58-a6e1-3f0b8d2c5e97"
+    c = Case("e85-cursor-transcript", "cursor", "cursor-transcript", cid)
+    t = CursorTranscript("Round cart totals per line")
+    t.user("cart totals are off by a cent, round per line item and make sure tests and lint pass",
+           stamp="Saturday, August 1, 2026, 14:05")
+    t.step("Looking at the cart first.", [("Read", {"path": "/home/aiko/web/kart/src/cart.ts"})],
+           thinking="Totals are rounded once at the end.")
+    t.step(None, [("StrReplace", {"path": "/home/aiko/web/kart/src/cart.ts",
+                                  "old_string": "return round(sum(lines))",
+                                  "new_string": "return sum(lines.map(round))"})])
+    t.step(None, [("Shell", {"command": "npm test", "description": "Run the tests"})])
+    t.step(None, [("Shell", {"command": "npm run lint", "description": "Lint"})])
+    t.step("Updated `src/cart.ts` to round each line before summing. All tests pass. `npm run lint` is clean. "
+           "I'll look at the e2e suite next.")
+    t.end()
+    c.file(f"agent-transcripts/{cid}/{cid}.jsonl", t.text())
+    c.claim("Updated `src/cart.ts` to round each line before summing", "file_written", "UNAVAILABLE",
+            "Cursor's transcript records the StrReplace call but never its result: this capture cannot show the edit applied.")
+    c.claim("All tests pass", "test_result", "UNAVAILABLE",
+            "`npm test` ran, but Cursor transcripts hold no tool output or exit status.")
+    c.claim("`npm run lint` is clean", "lint_result", "UNAVAILABLE",
+            "The lint call is in the transcript; its output and exit status are not.")
+    c.non_claim("I'll look at the e2e suite next", "A plan.")
+
+
+def e86():
+    cid = "e2b7d4a1-9f36-4c80-b5d2-71a0e3c9f648"
+    c = Case("e86-cursor-hooks", "cursor", "cursor-hook", cid)
+    root = "/home/dev/bazaar"
+    h = CursorHooks(cid, root)
+    h.session_start()
+    h.prompt("fix the discount rounding, add a coupons module and run the suite")
+    h.edit(f"{root}/src/discount.ts", "return Math.round(total * rate)", "return Math.round(total * rate * 100) / 100")
+    h.edit(f"{root}/src/coupons.ts", "", "export const coupons = new Map<string, number>();\n")
+    h.shell("npm test", "\n> bazaar@1.2.0 test\n> jest\n\nPASS test/discount.test.ts\nFAIL test/checkout.test.ts\n"
+            "  \u25cf checkout \u203a applies the coupon\n\nTest Suites: 1 failed, 1 passed, 2 total\n"
+            "Tests:       1 failed, 41 passed, 42 total\nSnapshots:   0 total\nTime:        3.4 s\n", 3400)
+    h.respond("Fixed the rounding in `src/discount.ts`. Created `src/coupons.ts`. 41 tests pass. All tests pass. "
+              "One test in `checkout.test.ts` still fails.")
+    h.stop()
+    h.session_end()
+    c.file(f"{cid}.cursor.ndjson", h.text())
+    c.claim("Fixed the rounding in `src/discount.ts`", "file_written", "VERIFIED",
+            "afterFileEdit reported the edit of src/discount.ts.")
+    c.claim("Created `src/coupons.ts`", "file_written", "VERIFIED", "afterFileEdit reported the new file's content.")
+    c.claim("41 tests pass", "test_result", "VERIFIED", "A count: jest's summary shows 41 passed.")
+    c.claim("All tests pass", "test_result", "CONTRADICTED",
+            "jest's own summary says 1 failed of 42 (the hook carries no exit status, the output is explicit).")
+    c.non_claim("One test in `checkout.test.ts` still fails", "Admits a failure.")
+
+
+def e87():
+    cid = "f6a3c8e2-0d47-4b91-8c5e-2a9f7b1d3e06"
+    c = Case("e87-cursor-hooks-chinese-russian", "cursor", "cursor-hook", cid)
+    root = "/home/wang/web/duoyu2"
+    h = CursorHooks(cid, root, model="claude-4.5-sonnet")
+    h.session_start()
+    h.prompt("补上俄语翻译，构建，跑测试，然后提交。")
+    h.edit(f"{root}/src/i18n/ru.json", "{}", "{\n  \"greeting\": \"Привет\"\n}")
+    h.shell("npm run build", "\n> duoyu2@0.4.0 build\n> vite build\n\nvite v6.0.3 building for production...\n"
+            "\u2713 64 modules transformed.\n\u2713 built in 980ms\n", 2100)
+    h.shell("npx vitest run", "\n RUN  v3.0.5 /home/wang/web/duoyu2\n\n \u2713 src/i18n/i18n.test.ts (9 tests) 14ms\n"
+            " \u2713 src/app.test.ts (13 tests) 22ms\n\n Test Files  2 passed (2)\n      Tests  22 passed (22)\n", 1800)
+    h.shell("git commit -am 'feat(i18n): russian'", "[main 7e2f1a0] feat(i18n): russian\n 1 file changed, 3 insertions(+), 1 deletion(-)\n", 300)
+    h.respond("已更新 `src/i18n/ru.json`。构建成功。Все тесты проходят. 已提交變更。Документацию обновлю позже.")
+    h.stop()
+    h.session_end()
+    c.file(f"{cid}.cursor.ndjson", h.text())
+    c.claim("已更新 `src/i18n/ru.json`", "file_written", "VERIFIED", "afterFileEdit for ru.json (simplified Chinese).")
+    c.claim("构建成功", "build_result", "VERIFIED",
+            "`npm run build` printed vite's `built in` line; no exit status in Cursor hooks, the output is explicit "
+            "(simplified Chinese).", acceptable=["VERIFIED", "REVIEW", "UNAVAILABLE"])
+    c.claim("Все тесты проходят", "test_result", "VERIFIED", "vitest: 22 passed (22), 2 files passed (Russian).",
+            acceptable=["VERIFIED", "REVIEW", "UNAVAILABLE"])
+    c.claim("已提交變更", "git_commit", "VERIFIED", "`git commit` printed `[main 7e2f1a0]` (traditional Chinese).",
+            acceptable=["VERIFIED", "REVIEW", "UNAVAILABLE"])
+    c.non_claim("Документацию обновлю позже", "A plan (Russian).")
+
+
+def e88():
+    sid = "01a0b6c2-8d14-7e35-9f46-2b91c0d4e587"
+    c = Case("e88-codex-dotnet-japanese-korean", "codex", "codex-rollout", sid)
+    x = Codex(sid, "/home/sato/dotnet/chumon", "2026-08-02T01:00:00.000Z", cli_version="0.128.0", task_events=True,
+              model="gpt-5.4")
+    x.user("注文の合計を直して、ビルドとテストをして。")
+    x.run("dotnet build", "  Determining projects to restore...\n  All projects are up-to-date for restore.\n"
+          "  Chumon -> /home/sato/dotnet/chumon/src/Chumon/bin/Debug/net8.0/Chumon.dll\n\nBuild succeeded.\n"
+          "    0 Warning(s)\n    0 Error(s)\n\nTime Elapsed 00:00:04.12\n", 0)
+    x.run("dotnet test", "  Chumon.Tests -> /home/sato/dotnet/chumon/tests/Chumon.Tests/bin/Debug/net8.0/Chumon.Tests.dll\n"
+          "Test run for /home/sato/dotnet/chumon/tests/Chumon.Tests/bin/Debug/net8.0/Chumon.Tests.dll (.NETCoreApp,Version=v8.0)\n"
+          "  Failed Chumon.Tests.OrderTests.TotalIncludesTax [12 ms]\n  Error Message:\n   Assert.Equal() Failure: Values differ\n"
+          "\nFailed!  - Failed:     1, Passed:    22, Skipped:     0, Total:    23, Duration: 380 ms - Chumon.Tests.dll (net8.0)\n", 1)
+    x.say("ビルドは成功しました。すべてのテストが通りました。22 個のテストが通りました。빌드가 성공했습니다. "
+          "실패한 테스트 하나는 아직 고치지 않았습니다.", final=True)
+    c.file(f"rollout-2026-08-02T10-00-00-{sid}.jsonl", x.text())
+    c.claim("ビルドは成功しました", "build_result", "VERIFIED", "`dotnet build`: Build succeeded, exit 0 (Japanese).")
+    c.claim("すべてのテストが通りました", "test_result", "CONTRADICTED", "`dotnet test`: Failed 1 of 23, exit 1 (Japanese).")
+    c.claim("22 個のテストが通りました", "test_result", "VERIFIED", "A count: dotnet test reports Passed: 22 (Japanese).")
+    c.claim("빌드가 성공했습니다", "build_result", "VERIFIED", "`dotnet build` exited 0 (Korean).")
+    c.non_claim("실패한 테스트 하나는 아직 고치지 않았습니다", "Admits an unfixed failure (Korean).")
+
+
+def e89():
+    sid = "01a1c7d3-9e25-7f46-a057-3ca2d1e5f698"
+    c = Case("e89-pi-elixir", "pi", "pi-session", sid)
+    p = Pi(sid, "/home/rui/ex/razao", "2026-08-03T16:00:00.000Z")
+    p.user("Drop the legacy entry module, make it compile without warnings and run the tests.")
+    p.bash("git rm lib/razao/legacy_entry.ex", "rm 'lib/razao/legacy_entry.ex'", 0)
+    p.bash("mix compile --warnings-as-errors", "Compiling 4 files (.ex)\nGenerated razao app", 0)
+    p.bash("mix test", "Running ExUnit with seed: 402117, max_cases: 4\n\n...............................\n"
+           "Finished in 0.4 seconds (0.2s async, 0.2s sync)\n31 tests, 0 failures", 0)
+    p.say("Deleted `lib/razao/legacy_entry.ex`. The project compiles without warnings. `mix test` passes; all 31 tests pass. "
+          "I didn't touch the migrations.", final=True)
+    c.file(f"2026-08-03T16-00-00-000Z_{sid}.jsonl", p.text())
+    c.claim("Deleted `lib/razao/legacy_entry.ex`", "file_deleted", "VERIFIED", "`git rm` removed it, exit 0.")
+    c.claim("The project compiles without warnings", "build_result", "VERIFIED",
+            "`mix compile --warnings-as-errors` exited 0.")
+    c.claim("`mix test` passes", "command_succeeded", "VERIFIED", "`mix test`: 31 tests, 0 failures, exit 0.")
+    c.claim("all 31 tests pass", "test_result", "VERIFIED", "`mix test`: 31 tests, 0 failures.")
+    c.non_claim("I didn't touch the migrations", "Says something was not done.")
+
+
+def e90():
+    sid = "2c5e8a17-4f90-4b3d-a6c2-d81e0f7b9a45"
+    c = Case("e90-claude-wrappers", "claude-code", "claude-transcript", sid)
+    cwd = "/home/nadia/src/atlas"
+    t = Claude(sid, cwd, "2026-08-04T10:00:00.000Z").start()
+    t.user("Typecheck the backend with pyright, run the web tests with bun and then the whole suite through make.")
+    t.bash("uv run pyright", "0 errors, 0 warnings, 0 informations \n", 0, "Typecheck with pyright")
+    t.bash("cd web && bun test", "bun test v1.2.4 (8a6b0c2e)\n\nsrc/map.test.ts:\n(pass) map > projects a point [0.41ms]\n\n"
+           " 12 pass\n 0 fail\n 31 expect() calls\nRan 12 tests across 3 files. [88.00ms]\n", 0, "Run the web tests")
+    t.bash("timeout 300 make test 2>&1 | tail -n 4", (
+        "FAILED tests/test_tiles.py::test_tile_bounds - AssertionError\n"
+        "FAILED tests/test_tiles.py::test_tile_zoom - AssertionError\n"
+        "FAILED tests/test_geo.py::test_antimeridian - ValueError\n"
+        "======================== 3 failed, 120 passed in 9.14s =========================\n"), 0,
+        "Run the whole suite")
+    t.say("`uv run pyright` reports 0 errors. The web tests pass under `bun test` (12 tests). All tests pass. "
+          "I haven't run the slow suite.", final=True)
+    c.file(f"{sid}.jsonl", t.text())
+    c.claim("`uv run pyright` reports 0 errors", "lint_result", "VERIFIED", "`uv run pyright`: 0 errors, exit 0.",
+            acceptable=["VERIFIED"])
+    c.claim("The web tests pass under `bun test` (12 tests)", "test_result", "VERIFIED",
+            "`cd web && bun test`: 12 pass, 0 fail, exit 0.")
+    c.claim("All tests pass", "test_result", "CONTRADICTED",
+            "The last, whole-suite run (`make test` through `timeout` and `| tail`) printed 3 failed, 120 passed; the "
+            "pipeline's exit 0 is tail's, the runner's summary is explicit.")
+    c.non_claim("I haven't run the slow suite", "Says a run was not done.")
+
+
 def build():
     for f in [e01, e02, e03, e04, e05, e06, e07, e08, e09, e10, e11, e12, e13, e14, e15, e16, e17, e18,
               e19, e20, e21, e22, e23, e24, e25, e26, e27, e28, e29, e30, e31, e32, e33, e34, e35, e36, e37, e38, e39, e40, e41, e42, e43, e60, e61, e62,
-              e63, e64, e65, e66, e67, e68, e69, e70, e71, e72, e73, e74, e75, e76, e77, e78, e79, e80, e81]:
+              e63, e64, e65, e66, e67, e68, e69, e70, e71, e72, e73, e74, e75, e76, e77, e78, e79, e80, e81,
+              e82, e83, e84, e85, e86, e87, e88, e89, e90]:
         f()
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)

@@ -737,3 +737,196 @@ class Opencode:
 
     def text(self):
         return "".join(dumps(l) + "\n" for l in self.lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# GitHub Copilot CLI session logs (`~/.copilot/session-state/<id>/events.jsonl`, 1.0.x)
+# ---------------------------------------------------------------------------------------------
+
+class Copilot:
+    """A Copilot CLI event log: `{type, data, id, timestamp, parentId}` per line. Each agent step
+    is one turn (`assistant.turn_start` … `assistant.turn_end`); a shell result ends with the
+    runtime's own `<exited with exit code N>` line."""
+
+    def __init__(self, session_id, cwd, start, version="1.0.55-1", model="claude-sonnet-4.5", branch="main"):
+        self.sid = session_id
+        self.cwd = cwd
+        self.ids = Ids(session_id)
+        self.clock = Clock(start)
+        self.model = model
+        self.version = version
+        self.lines = []
+        self.parent = None
+        self.turn = 0
+        self.interaction = None
+        self._event("session.start", {"sessionId": session_id, "version": 1, "producer": "copilot-agent",
+                                      "copilotVersion": version, "startTime": self.clock.iso(),
+                                      "context": {"cwd": cwd, "gitRoot": cwd, "branch": branch},
+                                      "alreadyInUse": False, "remoteSteerable": False}, 50)
+        self._event("session.model_change", {"newModel": model, "reasoningEffort": None, "contextTier": None})
+
+    def _event(self, kind, data, ms=400):
+        self.clock.tick(ms)
+        eid = self.ids.uuid()
+        self.lines.append({"type": kind, "data": data, "id": eid, "timestamp": self.clock.iso(),
+                           "parentId": self.parent})
+        self.parent = eid
+
+    def user(self, text):
+        self.interaction = self.ids.uuid()
+        stamp = self.clock.iso()[:19] + "+00:00"
+        self._event("user.message", {"content": text, "transformedContent":
+                                     f"<current_datetime>{stamp}</current_datetime>\n\n{text}",
+                                     "attachments": [], "interactionId": self.interaction}, 4000)
+
+    def _turn(self, content, requests, results):
+        turn = str(self.turn)
+        self.turn += 1
+        self._event("assistant.turn_start", {"turnId": turn, "interactionId": self.interaction})
+        self._event("assistant.message", {"messageId": self.ids.uuid(), "model": self.model, "content": content,
+                                          "toolRequests": requests, "interactionId": self.interaction,
+                                          "turnId": turn, "outputTokens": 40 + len(content) // 4}, 3000)
+        for req, (ok, text, detail) in zip(requests, results):
+            self._event("tool.execution_start", {"toolCallId": req["toolCallId"], "toolName": req["name"],
+                                                 "arguments": req["arguments"], "turnId": turn})
+            data = {"toolCallId": req["toolCallId"], "model": self.model, "interactionId": self.interaction,
+                    "turnId": turn, "success": ok}
+            if ok:
+                data["result"] = {"content": text, "detailedContent": detail if detail is not None else text}
+            else:
+                data["error"] = {"message": text, "code": "failure"}
+            self._event("tool.execution_complete", data, 1800)
+        self._event("assistant.turn_end", {"turnId": turn})
+
+    def _request(self, name, args):
+        req = {"toolCallId": "toolu_" + self.ids.b62(24), "name": name, "arguments": args, "type": "function"}
+        if name == "bash":
+            req["intentionSummary"] = args.get("description", "")
+        return req
+
+    def bash(self, command, output="", exit=0, description=None, say=""):
+        args = {"command": command, "description": description or "Run " + command.split()[0]}
+        body = (output.rstrip("\n") + "\n" if output else "") + f"<exited with exit code {exit}>"
+        self._turn(say, [self._request("bash", args)], [(True, body, None)])
+
+    def edit(self, path, old, new, ok=True, say=""):
+        req = self._request("edit", {"path": path, "old_str": old, "new_str": new})
+        if ok:
+            rel = path.lstrip("/")
+            diff = (f"\ndiff --git a/{rel} b/{rel}\nindex 1a2b3c4..5d6e7f8 100644\n--- a/{rel}\n+++ b/{rel}\n"
+                    f"@@ -1,1 +1,1 @@\n-{old}\n+{new}\n")
+            self._turn(say, [req], [(True, f"File {path} updated with changes.", diff)])
+        else:
+            self._turn(say, [req], [(False, f"No match found for old_str in {path}.", None)])
+
+    def create(self, path, text, ok=True, say=""):
+        req = self._request("create", {"path": path, "file_text": text})
+        if ok:
+            rel = path.lstrip("/")
+            body = "".join("+" + l + "\n" for l in text.splitlines())
+            diff = (f"\ndiff --git a/{rel} b/{rel}\nnew file mode 100644\nindex 0000000..9a8b7c6\n--- /dev/null\n"
+                    f"+++ b/{rel}\n@@ -0,0 +1,{len(text.splitlines())} @@\n{body}")
+            self._turn(say, [req], [(True, f"Created file {path} with {len(text)} characters", diff)])
+        else:
+            self._turn(say, [req], [(False, f"Path already exists: {path}", None)])
+
+    def say(self, text):
+        self._turn(text, [], [])
+
+    def shutdown(self):
+        self._event("session.shutdown", {"shutdownType": "routine", "totalPremiumRequests": 1,
+                                         "totalApiDurationMs": 9000, "sessionStartTime": self.lines[0]["data"][
+                                             "startTime"], "currentModel": self.model})
+
+    def text(self):
+        return "".join(dumps(l) + "\n" for l in self.lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Cursor: JSONL agent transcripts (`agent-transcripts/<id>/<id>.jsonl`, 3.x) and hook payloads
+# ---------------------------------------------------------------------------------------------
+
+class CursorTranscript:
+    """A Cursor JSONL agent transcript: no ids, no clock and no tool results (Cursor keeps
+    those elsewhere), so the verdicts of claims that need a result are UNAVAILABLE here."""
+
+    def __init__(self, overview):
+        self.lines = [{"type": "metadata", "metadata": {"overview": overview}}]
+
+    def user(self, text, stamp=None):
+        head = f"<timestamp>{stamp}</timestamp>\n" if stamp else ""
+        self.lines.append({"role": "user", "message": {"content": [
+            {"type": "text", "text": f"{head}<user_query>\n{text}\n</user_query>"}]}})
+
+    def step(self, text=None, tools=(), thinking=None):
+        content = []
+        if thinking:
+            content.append({"type": "thinking", "thinking": thinking})
+        if text:
+            content.append({"type": "text", "text": text})
+        for name, inp in tools:
+            content.append({"type": "tool_use", "name": name, "input": inp})
+        self.lines.append({"role": "assistant", "message": {"content": content}})
+
+    def end(self, status="success", error=None):
+        line = {"type": "turn_ended", "status": status}
+        if error:
+            line["error"] = error
+        self.lines.append(line)
+
+    def text(self):
+        return "".join(dumps(l) + "\n" for l in self.lines)
+
+
+class CursorHooks:
+    """Cursor hook payloads (2.7), one stdin object per line in firing order: the common fields
+    on every payload, then the event's own. `afterShellExecution` carries the output but never an
+    exit status."""
+
+    def __init__(self, conversation_id, root, version="2.7.0-pre.78.patch.0", model="composer-2"):
+        self.cid = conversation_id
+        self.root = root
+        self.version = version
+        self.model = model
+        self.ids = Ids(conversation_id)
+        self.generation = None
+        slug = root.strip("/").replace("/", "-")
+        self.transcript = (f"/home/{root.split('/')[2]}/.cursor/projects/{slug}/agent-transcripts/"
+                           f"{conversation_id}/{conversation_id}.jsonl")
+        self.lines = []
+
+    def _hook(self, event, **fields):
+        line = {"conversation_id": self.cid, "generation_id": self.generation or self.ids.uuid(),
+                "model": self.model, "cursor_version": self.version, "workspace_roots": [self.root],
+                "user_email": "user@example.invalid", "transcript_path": self.transcript,
+                "hook_event_name": event}
+        line.update(fields)
+        self.lines.append(line)
+
+    def session_start(self):
+        self.generation = self.ids.uuid()
+        self._hook("sessionStart", session_id=self.cid, composer_mode="agent", is_background_agent=False)
+
+    def prompt(self, text):
+        self.generation = self.ids.uuid()
+        self._hook("beforeSubmitPrompt", prompt=text, attachments=[])
+
+    def shell(self, command, output="", duration=1200, cwd=""):
+        self._hook("beforeShellExecution", command=command, cwd=cwd, sandbox=False)
+        self._hook("afterShellExecution", command=command, output=output, duration=duration)
+
+    def edit(self, path, old, new):
+        self._hook("afterFileEdit", file_path=path, edits=[{"old_string": old, "new_string": new}])
+
+    def respond(self, text):
+        self._hook("afterAgentResponse", text=text)
+
+    def stop(self, status="completed"):
+        self._hook("stop", status=status, loop_count=0)
+
+    def session_end(self):
+        self._hook("sessionEnd", reason="user_closed", duration_ms=60000, is_background_agent=False,
+                   final_status="completed")
+
+    def text(self):
+        return "".join(dumps(l) + "\n" for l in self.lines)

@@ -128,7 +128,7 @@ const ES: Words = Words {
     failure: r"\b(?:falla|fallan|falló|fallaron|fallando|fallido|fallidas?|fallos?|errores|error|roto|rota)\b",
     hedge: r"\b(?:debería|deberían|debe|deben|podría|podrían|quizás?|tal vez|probablemente|voy a|vamos a|si|cuando|espero|falta|pendiente|tienen que|tiene que|hay que|requisito)\b",
     partial: r"\b(?:la mayoría|casi todas|casi todos|excepto|salvo|menos|parcialmente|algunas|algunos)\b",
-    ok: r"\b(?:sin errores|sin fallos|sin advertencias|sin problemas|ningún error|ningún fallo|no (?:da|marca|reporta|muestra|encuentra|hay) (?:ningún )?(?:errores|error|advertencias|avisos))\b",
+    ok: r"\b(?:sin errores|sin fallos|sin advertencias|sin problemas|ningún error|ningún fallo|no (?:da|marca|reporta|muestra|encuentra|encontró|hay) (?:ningún )?(?:errores|error|advertencias|avisos|problemas|nada))\b",
     neutral: r"\b(?:manejo de errores|mensajes? de error)\b",
     and: r"\b(?:y|luego)\b",
 };
@@ -142,7 +142,7 @@ const PT: Words = Words {
     written: r"\b(?:criei|criad[oa]s?|adicionei|adicionad[oa]|atualizei|atualizad[oa]|modifiquei|modificad[oa]|alterei|alterad[oa]|editei|corrigi|escrevi|reescrevi|mudei)\b",
     deleted: r"\b(?:removi|removid[oa]|apaguei|apagad[oa]|excluí|excluíd[oa]|deletei)\b",
     committed: r"\b(?:fiz (?:o |um )?commit|commitei|commit feito|commit realizado)\b",
-    pushed: r"\b(?:fiz (?:o |um )?push|dei push|pushei)\b",
+    pushed: r"\b(?:fiz (?:o |um )?push|dei push|pushei|enviei (?:a|o|as|os) (?:branch|ramo|commits?|alterações)(?: para)?)\b",
     all: r"\b(?:todos|todas|todo|toda)\b",
     negation: r"\b(?:não|nunca|nenhuma?|sem|ainda não)\b",
     failure: r"\b(?:falha|falham|falhou|falharam|falhando|falhas|erros?|quebrad[oa]|quebra)\b",
@@ -260,7 +260,9 @@ impl Lang {
             partial: compile(w.partial),
             ok: compile(w.ok),
             neutral: compile(w.neutral),
-            split: compile(&format!(r"[,;，；、]\s*|\s*(?:{})\s*", w.and)),
+            // A full stop before a lower-case word ("… nada. golangci-lint …") ends a clause
+            // the sentence splitter kept, as the next word may be a tool's name.
+            split: compile(&format!(r"[,;，；、]\s*|\.\s+|\s*(?:{})\s*", w.and)),
         }
     }
 }
@@ -325,7 +327,7 @@ impl Doc<'_> {
         out
     }
 
-    /// A sentence cut at commas, semicolons and "and", outside inline code; a piece without
+    /// A sentence cut at commas, semicolons, full stops and "and", outside inline code; a piece without
     /// words of its own joins the previous one.
     fn foreign_clauses(&self, lang: &Lang, sentence: Span) -> Vec<Span> {
         let hay = self.lower.get(sentence.start..sentence.end).unwrap_or("");
@@ -412,10 +414,12 @@ impl Doc<'_> {
             }
         };
         if lang.test.is_match(hay) && lang.pass.is_match(hay) {
-            let quantity = if lang.all.is_match(hay) {
-                ClaimQuantity::All
-            } else {
-                ClaimQuantity::Unqualified
+            let all = lang.all.is_match(hay);
+            let quantity = match (foreign_count(&lang.test, hay), all) {
+                (Some(count), true) => ClaimQuantity::AllOf { count },
+                (Some(count), false) => ClaimQuantity::AtLeast { count },
+                (None, true) => ClaimQuantity::All,
+                (None, false) => ClaimQuantity::Unqualified,
             };
             out.push((
                 ClaimSubject::TestResult,
@@ -548,6 +552,24 @@ impl Doc<'_> {
 
 /// A directory path as agents quote it: `src/legacy`, `./build`, `~/cache/app` (a slash, and
 /// only the characters paths are made of).
+/// A number right before the test noun, with the counter words the languages put between
+/// ("22 個のテスト", "17 个测试", "15 pruebas", "31 тест"): the claim is a count, not "all".
+static COUNT_BEFORE_NOUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[^\d.,/])(\d{1,7})\s*(?:個|个|件|項|项|개의|개|つ)?\s*の?\s*$")
+        .expect("valid regex")
+});
+
+/// The count a foreign test claim states, if any (zero is no count).
+fn foreign_count(test: &Regex, hay: &str) -> Option<u64> {
+    test.find_iter(hay).find_map(|m| {
+        COUNT_BEFORE_NOUN
+            .captures(&hay[..m.start()])
+            .and_then(|c| c.get(1))
+            .and_then(|n| n.as_str().parse().ok())
+            .filter(|&n| n > 0)
+    })
+}
+
 fn looks_like_directory(token: &str) -> bool {
     token.contains('/')
         && !token.starts_with('-')

@@ -385,6 +385,31 @@ static ALL_WORD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(?:all|every|everything|entire|whole|full)\b").expect("valid regex")
 });
 
+/// A unit noun of another language right before a code span ("del paquete `store`", "im Modul
+/// `auth`", "пакета `api`").
+static FOREIGN_UNIT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:(paquete|pacote|paket|paquet|пакет[а-яё]*|crate)|(módulo|modulo|modul|module|модул[а-яё]*))\s*$")
+        .expect("valid regex")
+});
+/// A unit noun of another language right after a code span ("`store` 包", "`api` パッケージ",
+/// "`core` 패키지", "`auth` 模块").
+static FOREIGN_UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:(包|套件|パッケージ|패키지|crate)|(模块|模組|モジュール|모듈))")
+        .expect("valid regex")
+});
+
+/// The unit a foreign clause gives the code span between `before` and `after`.
+fn foreign_unit(before: &str, after: &str) -> Option<ScopeUnit> {
+    let c = FOREIGN_UNIT_BEFORE
+        .captures(before)
+        .or_else(|| FOREIGN_UNIT_AFTER.captures(after))?;
+    Some(if c.get(1).is_some() {
+        ScopeUnit::Package
+    } else {
+        ScopeUnit::Module
+    })
+}
+
 impl Doc<'_> {
     /// The scope of a test, build or lint claim in `region`.
     pub(super) fn scope_of(&self, subject: ClaimSubject, region: Span) -> ClaimScope {
@@ -452,9 +477,10 @@ impl Doc<'_> {
         }
     }
 
-    /// The scope of a claim read in another language: what its inline code names (a test, a
-    /// test file for a test claim, a file or directory for a build or lint claim). Function
-    /// words differ per language, so only the code spans are read; the whole project otherwise.
+    /// The scope of a claim read in another language: what its inline code names (a package or
+    /// module when the language's unit noun stands beside it, a test, a test file for a test
+    /// claim, a file or directory for a build or lint claim). Function words differ per
+    /// language, so only the code spans and unit nouns are read; the whole project otherwise.
     pub(super) fn foreign_scope(&self, subject: ClaimSubject, clause: Span) -> ClaimScope {
         let checked = matches!(
             subject,
@@ -466,6 +492,14 @@ impl Doc<'_> {
         let codes = self.codes_in(clause);
         for &ci in &codes {
             let c = &self.code[ci];
+            if matches!(c.cat, CodeCat::Other | CodeCat::Path) {
+                let before = self.lower.get(clause.start..c.span.start).unwrap_or("");
+                let after = self.lower.get(c.span.end..clause.end).unwrap_or("");
+                let name = strip_location(&c.content).trim_end_matches('/');
+                if let Some(unit) = foreign_unit(before, after).filter(|_| !name.is_empty()) {
+                    return named(unit, name);
+                }
+            }
             match c.cat {
                 CodeCat::TestName if subject == ClaimSubject::TestResult => {
                     return named(ScopeUnit::Test, &c.content);

@@ -755,3 +755,80 @@ fn a_foreign_claim_keeps_the_scope_its_code_names() {
         ]
     );
 }
+
+#[test]
+fn a_foreign_claim_names_a_package_with_its_unit_noun() {
+    use fornax_types::{ClaimScope, ScopeUnit};
+    for (t, unit) in [
+        ("Las pruebas del paquete `store` pasan.", ScopeUnit::Package),
+        ("Die Tests im Paket `store` bestehen.", ScopeUnit::Package),
+        ("`store` 包的测试全部通过。", ScopeUnit::Package),
+        (
+            "`store` モジュールのテストは通りました。",
+            ScopeUnit::Module,
+        ),
+    ] {
+        let c = extract_from_text(t);
+        assert_eq!(c.len(), 1, "{t}");
+        assert_eq!(
+            c[0].scope,
+            ClaimScope::Named {
+                unit,
+                name: "store".into()
+            },
+            "{t}"
+        );
+    }
+    // Inline code without a unit noun beside it is no scope.
+    let c = extract_from_text("`store` を更新し、テストはすべて通りました。");
+    let tests: Vec<_> = c.iter().filter(|c| c.subject == TestResult).collect();
+    assert_eq!(tests.len(), 1);
+    assert_eq!(tests[0].scope, ClaimScope::Whole);
+}
+
+#[test]
+fn a_foreign_claim_reads_its_count() {
+    for (t, q) in [
+        (
+            "22 個のテストが通りました。",
+            ClaimQuantity::AtLeast { count: 22 },
+        ),
+        ("17 个测试全部通过。", ClaimQuantity::AllOf { count: 17 }),
+        (
+            "Las 15 pruebas pasan.",
+            ClaimQuantity::AtLeast { count: 15 },
+        ),
+        ("Все тесты проходят.", ClaimQuantity::All),
+        ("테스트가 모두 통과했습니다.", ClaimQuantity::All),
+    ] {
+        let c = extract_from_text(t);
+        assert_eq!(c.len(), 1, "{t}");
+        assert_eq!(c[0].quantity, q, "{t}");
+    }
+}
+
+#[test]
+fn clean_results_and_pushes_in_spanish_and_portuguese() {
+    assert_eq!(
+        only_subjects("golangci-lint no encontró problemas."),
+        [LintResult]
+    );
+    assert_eq!(
+        only_subjects("`go vet ./...` no reporta nada."),
+        [LintResult]
+    );
+    assert_eq!(
+        only_subjects("Enviei a branch para `origin/feat/cache`."),
+        [GitPush]
+    );
+    // A failure is still a failure.
+    assert!(only_subjects("golangci-lint encontró problemas.").is_empty());
+}
+
+#[test]
+fn a_foreign_sentence_before_a_lower_case_tool_name_is_its_own_claim() {
+    let got = subjects("`go vet ./...` no reporta nada. golangci-lint no encontró problemas.");
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(got[0].1.starts_with("`go vet"), "{got:?}");
+    assert!(got[1].1.starts_with("golangci-lint"), "{got:?}");
+}
