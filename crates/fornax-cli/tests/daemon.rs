@@ -315,6 +315,56 @@ fn wait_for(home: &Path, sql: &str, want: i64, limit: Duration) {
     }
 }
 
+/// CPU time a process has used, in clock ticks (`/proc/PID/stat`: utime + stime).
+fn cpu_ticks(pid: u64) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[test]
+fn an_idle_daemon_stays_idle_and_its_log_small() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("fornax");
+    let user = dir.path().join("user");
+    let projects = user.join(".claude/projects/-w-app");
+    std::fs::create_dir_all(&projects).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join("config.toml"),
+        format!(
+            "[roots]\nclaude = [{:?}]\n",
+            user.join(".claude/projects").display().to_string()
+        ),
+    )
+    .unwrap();
+    let start = fornax(&home)
+        .env("HOME", &user)
+        .args(["daemon", "start", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        start.status.success(),
+        "{}",
+        String::from_utf8_lossy(&start.stderr)
+    );
+    let _guard = Daemon(&home);
+    let started: serde_json::Value = serde_json::from_slice(&start.stdout).unwrap();
+    let pid = started["pid"].as_u64().unwrap();
+    // Its first pass reads the roots; after that, nothing changes and nothing should run.
+    std::thread::sleep(Duration::from_secs(2));
+    let before = cpu_ticks(pid);
+    std::thread::sleep(Duration::from_secs(3));
+    let spent = cpu_ticks(pid) - before;
+    // Clock ticks are 1/100 s: an idle daemon polls now and then (a few ticks); one whose own
+    // reads of its roots woke it again used a twentieth of a core.
+    assert!(spent <= 10, "an idle daemon used {spent} ticks in 3 s");
+    let log = std::fs::metadata(home.join("daemon.log")).unwrap().len();
+    assert!(log < 64 * 1024, "daemon.log grew to {log} bytes while idle");
+}
+
 #[test]
 fn the_daemon_picks_up_files_written_under_its_roots() {
     let dir = tempfile::tempdir().unwrap();

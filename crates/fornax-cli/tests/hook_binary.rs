@@ -13,6 +13,8 @@ fn hook(home: &Path, agent: &str, stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fornax-hook"))
         .args(["--home", home.to_str().unwrap(), agent])
         .env_remove("FORNAX_HOME")
+        // The fake daemon stands in for a real one: a hook must not start one.
+        .env("FORNAX_DAEMON_AUTOSTART", "0")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -215,6 +217,7 @@ fn the_home_comes_from_fornax_home_and_usage_errors_exit_2() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fornax-hook"))
         .arg("claude")
         .env("FORNAX_HOME", &home)
+        .env("FORNAX_DAEMON_AUTOSTART", "0")
         .stdin(Stdio::piped())
         .spawn()
         .unwrap();

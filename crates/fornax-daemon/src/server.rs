@@ -132,8 +132,20 @@ fn init_logging(home: &Home) {
     let _ = tracing_subscriber::registry()
         .with(file)
         .with(terminal)
+        .with(log_filter())
         .try_init();
 }
+
+/// What the log keeps: Fornax's own events from `info` up and other crates' warnings, unless
+/// `FORNAX_LOG` says otherwise (`FORNAX_LOG=debug`). Without a filter every dependency's trace
+/// events (a file watcher's, a poller's) went to `daemon.log`, megabytes a minute.
+fn log_filter() -> tracing_subscriber::EnvFilter {
+    tracing_subscriber::EnvFilter::try_from_env("FORNAX_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG_FILTER))
+}
+
+const DEFAULT_LOG_FILTER: &str =
+    "warn,fornax_daemon=info,fornax_ingest=info,fornax_store=info,fornax_live=info";
 
 /// Whether the home is still there: a daemon whose home was removed has nothing left to
 /// serve (and a scratch home's daemon must not outlive it).
@@ -409,6 +421,11 @@ fn watch(
     let spool_dir = spool.clone();
     let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
         if let Ok(event) = res {
+            // A pass reads the watched folders: were their opens and reads pokes, every pass
+            // would start the next one, for ever.
+            if only_read(&event.kind) {
+                return;
+            }
             let in_spool = event.paths.iter().all(|p| p.starts_with(&spool_dir));
             let _ = work.try_send(if in_spool { Work::Spool } else { Work::Roots });
         }
@@ -423,6 +440,17 @@ fn watch(
         }
     }
     Some(watcher)
+}
+
+/// Whether a watch event only says something was opened or read (nothing new to ingest). A
+/// file closed after writing still counts.
+fn only_read(kind: &notify::EventKind) -> bool {
+    use notify::event::{AccessKind, AccessMode};
+    match kind {
+        notify::EventKind::Access(AccessKind::Close(AccessMode::Write)) => false,
+        notify::EventKind::Access(_) => true,
+        _ => false,
+    }
 }
 
 /// The ingest worker: the only thread that writes to the store, one pass at a time, holding
@@ -940,5 +968,37 @@ impl Conn {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify::event::{AccessKind, AccessMode, CreateKind, DataChange, ModifyKind};
+    use notify::EventKind;
+
+    #[test]
+    fn opens_and_reads_start_no_pass() {
+        assert!(only_read(&EventKind::Access(AccessKind::Open(
+            AccessMode::Any
+        ))));
+        assert!(only_read(&EventKind::Access(AccessKind::Read)));
+        assert!(only_read(&EventKind::Access(AccessKind::Close(
+            AccessMode::Read
+        ))));
+        assert!(!only_read(&EventKind::Access(AccessKind::Close(
+            AccessMode::Write
+        ))));
+        assert!(!only_read(&EventKind::Create(CreateKind::File)));
+        assert!(!only_read(&EventKind::Modify(ModifyKind::Data(
+            DataChange::Any
+        ))));
+    }
+
+    #[test]
+    fn the_default_log_filter_is_valid() {
+        assert!(tracing_subscriber::EnvFilter::builder()
+            .parse(DEFAULT_LOG_FILTER)
+            .is_ok());
     }
 }
