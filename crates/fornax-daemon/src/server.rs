@@ -94,7 +94,8 @@ const LOCK_WAIT_FOR_REQUESTS: Duration = Duration::from_secs(30);
 /// While another writer holds the store, the worker tries again this often.
 const LOCK_RETRY: Duration = Duration::from_millis(250);
 const BACKOFF_START: Duration = Duration::from_secs(1);
-const BACKOFF_MAX: Duration = Duration::from_secs(60);
+/// Opening a store is cheap: a store fixed by hand is picked up within seconds, not a minute.
+const BACKOFF_MAX: Duration = Duration::from_secs(8);
 /// How long a Stop's judgement waits for the spool pass (the hook waits 2.5 s in all).
 const DECIDE_FLUSH: Duration = Duration::from_millis(1800);
 /// A scan's client sees a progress line at least this often (so its read deadline holds).
