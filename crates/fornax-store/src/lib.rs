@@ -120,6 +120,15 @@ impl Store {
             writer: Some(writer),
         };
         store.make_private();
+        // Sessions owed their usage rollup (a store the rollup's migration has just marked, or
+        // calls changed by a path that left the rebuild to the next writer) are rebuilt now.
+        {
+            let tx = store
+                .conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            usage::refresh_usage_rollup(&tx)?;
+            tx.commit()?;
+        }
         // Texts a scan that died left pending are indexed now.
         store.flush_search_index()?;
         Ok(store)

@@ -260,6 +260,8 @@ impl Store {
                 [native],
             )?;
         }
+        // The forgotten sessions' rollup goes with their calls.
+        crate::usage::refresh_usage_rollup(&tx)?;
         tx.commit()?;
         self.scrub()?;
         Ok(out)

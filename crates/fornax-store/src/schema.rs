@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::StoreError;
 
 /// Every migration, in order. Index `i` migrates version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8];
+pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
@@ -355,6 +355,50 @@ CREATE TABLE archive_blob (
 );
 ALTER TABLE record ADD COLUMN archived BLOB;
 ALTER TABLE record ADD COLUMN byte_len INTEGER;
+"#;
+
+// The usage rollup (`fornax usage` reads thousands of rows, not every call): the calls of
+// `usage` summed per session, UTC hour, provider, model and prompt size (above or below the
+// long-context threshold), with every token kind, the runtime's own cost and the first and last
+// call's time. It is derived, never authored: triggers put every session whose calls change
+// (insert, replace, delete, from any path) in `usage_pending`, and the transaction that changed
+// them rebuilds those sessions' rows from `usage` before it commits (`refresh_usage_rollup`).
+// A reader sums the rollup for every other session and the calls themselves for a pending one,
+// so a report is right even while a rebuild is owed. `hour` is SQLite's
+// `strftime('%Y-%m-%dT%H', at)` (NULL where it reads no time), so days, months and 5-hour
+// blocks cut from it fall exactly where the calls' own timestamps put them. Every session with
+// calls is owed its rows here; the next writer to open the store builds them.
+const V9: &str = r#"
+CREATE TABLE usage_hour (
+    session_id              INTEGER NOT NULL,
+    hour                    TEXT,
+    provider                TEXT NOT NULL,
+    model                   TEXT,
+    long_context            INTEGER NOT NULL,
+    calls                   INTEGER NOT NULL,
+    input_tokens            INTEGER NOT NULL,
+    output_tokens           INTEGER NOT NULL,
+    cache_creation_tokens   INTEGER NOT NULL,
+    cache_read_tokens       INTEGER NOT NULL,
+    reasoning_tokens        INTEGER,
+    reported_cost_usd       REAL,
+    reported_calls          INTEGER NOT NULL,
+    first_at                TEXT,
+    last_at                 TEXT
+);
+CREATE INDEX usage_hour_by_session ON usage_hour(session_id);
+CREATE TABLE usage_pending (session_id INTEGER PRIMARY KEY);
+CREATE TRIGGER usage_pending_insert AFTER INSERT ON usage BEGIN
+    INSERT OR IGNORE INTO usage_pending (session_id) VALUES (NEW.session_id);
+END;
+CREATE TRIGGER usage_pending_update AFTER UPDATE ON usage BEGIN
+    INSERT OR IGNORE INTO usage_pending (session_id) VALUES (OLD.session_id);
+    INSERT OR IGNORE INTO usage_pending (session_id) VALUES (NEW.session_id);
+END;
+CREATE TRIGGER usage_pending_delete AFTER DELETE ON usage BEGIN
+    INSERT OR IGNORE INTO usage_pending (session_id) VALUES (OLD.session_id);
+END;
+INSERT OR IGNORE INTO usage_pending (session_id) SELECT DISTINCT session_id FROM usage;
 "#;
 
 /// Brings the schema to [`SCHEMA_VERSION`]. Callers hold the store-writer lock; each step also

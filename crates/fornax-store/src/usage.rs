@@ -40,37 +40,206 @@ impl Store {
     /// Usage summed per bucket, provider and model (calls above the long-context prompt size
     /// apart), ordered by bucket.
     ///
-    /// SQLite only filters and reads the rows; the sums are made here. A `GROUP BY` over the
-    /// whole table sorted every call through a temporary B-tree and formatted each timestamp
-    /// with `strftime` (≈ 3 µs a call, 0.5 s of CPU for the 150 k calls of a 1 GiB history);
-    /// reading the columns costs about a sixth of that, and buckets are cut from timestamps in
-    /// the canonical UTC form (`…Z`) by slicing, with `strftime` left for any other form.
+    /// Answered from the hourly rollup (`usage_hour`, a few rows per session and hour) for
+    /// every session whose rollup is current, and from the calls themselves for a session
+    /// still owed its rebuild (`usage_pending`) or a store written before the rollup existed.
+    /// SQLite only filters and reads the rows; the sums are made here (a `GROUP BY` sorted
+    /// every row through a temporary B-tree). Buckets of calls are cut from timestamps in the
+    /// canonical UTC form (`…Z`) by slicing, with `strftime` left for any other form; buckets
+    /// of the rollup are cut from its hour, which is `strftime`'s own reading of each call.
     pub fn usage_groups(
         &self,
         grain: UsageGrain,
         q: &UsageQuery,
     ) -> Result<Vec<UsageGroup>, StoreError> {
+        let mut sums = GroupSums::new(grain, &self.conn)?;
+        if has_rollup(&self.conn)? {
+            sums.read(Rows::Rollup, q)?;
+            sums.read(Rows::PendingCalls, q)?;
+        } else {
+            sums.read(Rows::AllCalls, q)?;
+        }
+        Ok(sums.finish())
+    }
+}
+
+/// Whether the store has the hourly rollup (a store opened read-only may predate it).
+fn has_rollup(conn: &rusqlite::Connection) -> Result<bool, StoreError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_pending'",
+        )?
+        .exists([])?)
+}
+
+/// Rebuilds the hourly rollup of every session in `usage_pending` from its calls and empties
+/// the queue, inside the caller's transaction (the one that changed the calls, so the rollup
+/// is committed with them). Returns the number of sessions rebuilt. A store without the
+/// rollup is left alone.
+///
+/// A session's calls are read in their order of storage and summed with the same rules as a
+/// report's (saturating, SQL's NULL for a sum of nothing), one session at a time, so memory is
+/// bounded by one session's groups.
+pub(crate) fn refresh_usage_rollup(conn: &rusqlite::Connection) -> Result<u64, StoreError> {
+    if !has_rollup(conn)? {
+        return Ok(0);
+    }
+    let pending: i64 = conn
+        .prepare_cached("SELECT COUNT(*) FROM usage_pending")?
+        .query_row([], |r| r.get(0))?;
+    if pending == 0 {
+        return Ok(0);
+    }
+    conn.prepare_cached(
+        "DELETE FROM usage_hour WHERE session_id IN (SELECT session_id FROM usage_pending)",
+    )?
+    .execute([])?;
+    let mut calls = conn.prepare_cached(
+        "SELECT u.session_id, u.at, u.provider, u.model, u.input_tokens, u.output_tokens,
+                u.cache_creation_tokens, u.cache_read_tokens, u.reasoning_tokens,
+                u.reported_cost_usd
+         FROM usage u WHERE u.session_id IN (SELECT session_id FROM usage_pending)
+         ORDER BY u.session_id, u.id",
+    )?;
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO usage_hour (session_id, hour, provider, model, long_context, calls,
+             input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens,
+             reasoning_tokens, reported_cost_usd, reported_calls, first_at, last_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+    )?;
+    let mut other_form = conn.prepare_cached("SELECT strftime('%Y-%m-%dT%H', ?1)")?;
+    type HourKey = (Option<String>, String, Option<String>, bool);
+    let mut session: Option<i64> = None;
+    let mut hours: BTreeMap<HourKey, Sums> = BTreeMap::new();
+    let mut flush = |sid: i64, hours: &mut BTreeMap<HourKey, Sums>| -> Result<(), StoreError> {
+        for ((hour, provider, model, long_context), s) in std::mem::take(hours) {
+            insert.execute(rusqlite::params![
+                sid,
+                hour,
+                provider,
+                model,
+                long_context,
+                i64::try_from(s.calls).unwrap_or(i64::MAX),
+                s.input,
+                s.output,
+                s.cache_creation,
+                s.cache_read,
+                s.reasoning,
+                s.reported_cost_usd,
+                i64::try_from(s.reported_calls).unwrap_or(i64::MAX),
+                s.first_at,
+                s.last_at,
+            ])?;
+        }
+        Ok(())
+    };
+    let mut rows = calls.query([])?;
+    while let Some(r) = rows.next()? {
+        let sid: i64 = r.get(0)?;
+        if session.is_some_and(|s| s != sid) {
+            flush(session.expect("checked"), &mut hours)?;
+        }
+        session = Some(sid);
+        let at = text(r.get_ref(1)?);
+        let hour = match at {
+            None => None,
+            Some(at) => match canonical_prefix(at, 13) {
+                Some(prefix) => Some(prefix.to_string()),
+                None => other_form.query_row([at], |r| r.get::<_, Option<String>>(0))?,
+            },
+        };
+        let call = Call::from_row(r, 4, at)?;
+        let key = (
+            hour,
+            text(r.get_ref(2)?).unwrap_or_default().to_string(),
+            text(r.get_ref(3)?).map(str::to_string),
+            call.long_context(),
+        );
+        hours.entry(key).or_default().add(call);
+    }
+    if let Some(sid) = session {
+        flush(sid, &mut hours)?;
+    }
+    conn.prepare_cached("DELETE FROM usage_pending")?
+        .execute([])?;
+    Ok(pending as u64)
+}
+
+/// Which rows a usage read sums.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rows {
+    /// The rollup of every session not owed a rebuild.
+    Rollup,
+    /// The calls of the sessions owed a rebuild.
+    PendingCalls,
+    /// Every call (a store without the rollup).
+    AllCalls,
+}
+
+/// The groups of one usage read, filled from rollup rows and calls alike.
+struct GroupSums<'c> {
+    grain: UsageGrain,
+    /// The `strftime` format of the grain and the width of its canonical prefix.
+    format: &'static str,
+    width: usize,
+    conn: &'c rusqlite::Connection,
+    groups: BTreeMap<GroupKey, Sums>,
+}
+
+impl<'c> GroupSums<'c> {
+    fn new(grain: UsageGrain, conn: &'c rusqlite::Connection) -> Result<Self, StoreError> {
         let (format, width) = match grain {
             UsageGrain::Day => ("%Y-%m-%d", 10),
             UsageGrain::Month => ("%Y-%m", 7),
             UsageGrain::Hour => ("%Y-%m-%dT%H", 13),
             UsageGrain::Session => ("", 0),
         };
+        Ok(GroupSums {
+            grain,
+            format,
+            width,
+            conn,
+            groups: BTreeMap::new(),
+        })
+    }
+
+    fn read(&mut self, which: Rows, q: &UsageQuery) -> Result<(), StoreError> {
+        let grain = self.grain;
         let bucket = if grain == UsageGrain::Session {
             "s.native_id"
         } else {
-            "NULL" // cut from `at` below
+            "NULL" // cut from the time column below
         };
         let session_cols = if grain == UsageGrain::Session {
             "s.parent_native_id, s.cwd"
         } else {
             "NULL, NULL"
         };
+        let (time, sums, table, day, only) = match which {
+            Rows::Rollup => (
+                "u.hour",
+                "u.calls, u.reported_calls, u.first_at, u.last_at, u.long_context",
+                "usage_hour",
+                "substr(u.hour, 1, 10)",
+                " AND u.session_id NOT IN (SELECT session_id FROM usage_pending)",
+            ),
+            Rows::PendingCalls | Rows::AllCalls => (
+                "u.at",
+                "NULL, NULL, NULL, NULL, NULL",
+                "usage",
+                "strftime('%Y-%m-%d', u.at)",
+                if which == Rows::PendingCalls {
+                    " AND u.session_id IN (SELECT session_id FROM usage_pending)"
+                } else {
+                    ""
+                },
+            ),
+        };
         let mut sql = format!(
-            "SELECT {bucket}, u.at, u.provider, u.model, u.input_tokens, u.output_tokens,
+            "SELECT {bucket}, {time}, u.provider, u.model, u.input_tokens, u.output_tokens,
                     u.cache_creation_tokens, u.cache_read_tokens, u.reasoning_tokens,
-                    u.reported_cost_usd, {session_cols}
-             FROM usage u JOIN session s ON s.id = u.session_id WHERE 1 = 1"
+                    u.reported_cost_usd, {session_cols}, {sums}
+             FROM {table} u JOIN session s ON s.id = u.session_id WHERE 1 = 1{only}"
         );
         let mut args: Vec<String> = Vec::new();
         let mut push = |sql: &mut String, clause: &str, value: String| {
@@ -78,18 +247,10 @@ impl Store {
             sql.push_str(&clause.replace("?", &format!("?{}", args.len())));
         };
         if let Some(since) = &q.since {
-            push(
-                &mut sql,
-                " AND strftime('%Y-%m-%d', u.at) >= ?",
-                since.clone(),
-            );
+            push(&mut sql, &format!(" AND {day} >= ?"), since.clone());
         }
         if let Some(until) = &q.until {
-            push(
-                &mut sql,
-                " AND strftime('%Y-%m-%d', u.at) <= ?",
-                until.clone(),
-            );
+            push(&mut sql, &format!(" AND {day} <= ?"), until.clone());
         }
         if let Some(p) = &q.provider {
             let p = Provider::parse(p).as_str().to_string();
@@ -119,22 +280,23 @@ impl Store {
         let mut stmt = self.conn.prepare(&sql)?;
         let mut rows = stmt.query(rusqlite::params_from_iter(args.iter()))?;
         // What SQLite makes of a timestamp in any other form than the canonical one.
-        let mut other_form = self.conn.prepare("SELECT strftime(?1, ?2)")?;
-        let mut groups: BTreeMap<GroupKey, Sums> = BTreeMap::new();
-        // Calls of one group mostly follow each other (one session, one day, one model): the
+        let mut other_form = self.conn.prepare_cached("SELECT strftime(?1, ?2)")?;
+        // Rows of one group mostly follow each other (one session, one day, one model): the
         // current group's sums are kept aside and its key compared in place, without copying.
         let mut current: Option<(GroupKey, Sums)> = None;
         while let Some(r) = rows.next()? {
-            let at = text(r.get_ref(1)?);
+            let time = text(r.get_ref(1)?);
             let formatted: String;
-            let bucket = match (grain, at) {
+            let bucket = match (grain, time) {
                 (UsageGrain::Session, _) => text(r.get_ref(0)?).unwrap_or_default(),
                 (_, None) => "",
-                (_, Some(at)) => match canonical_prefix(at, width) {
+                // `strftime`'s hour, so its prefixes are its day and month.
+                (_, Some(hour)) if which == Rows::Rollup => hour.get(..self.width).unwrap_or(hour),
+                (_, Some(at)) => match canonical_prefix(at, self.width) {
                     Some(prefix) => prefix,
                     None => {
                         formatted = other_form
-                            .query_row(rusqlite::params![format, at], |r| {
+                            .query_row(rusqlite::params![self.format, at], |r| {
                                 r.get::<_, Option<String>>(0)
                             })?
                             .unwrap_or_default();
@@ -144,14 +306,19 @@ impl Store {
             };
             let provider = text(r.get_ref(2)?).unwrap_or_default();
             let model = text(r.get_ref(3)?);
-            let input: i64 = r.get(4)?;
-            let output: i64 = r.get(5)?;
-            let cache_creation: i64 = r.get(6)?;
-            let cache_read: i64 = r.get(7)?;
-            let long_context = input
-                .saturating_add(cache_creation)
-                .saturating_add(cache_read)
-                > LONG_CONTEXT_PROMPT_TOKENS as i64;
+            let call = if which == Rows::Rollup {
+                Call {
+                    calls: r.get::<_, i64>(12)?.max(0) as u64,
+                    reported_calls: r.get::<_, i64>(13)?.max(0) as u64,
+                    first_at: text(r.get_ref(14)?),
+                    last_at: text(r.get_ref(15)?),
+                    long_context: Some(r.get(16)?),
+                    ..Call::from_row(r, 4, None)?
+                }
+            } else {
+                Call::from_row(r, 4, time)?
+            };
+            let long_context = call.long_context();
             let parent = text(r.get_ref(10)?);
             let project = text(r.get_ref(11)?);
             let same = current.as_ref().is_some_and(|(k, _)| {
@@ -164,7 +331,7 @@ impl Store {
             });
             if !same {
                 if let Some((k, sums)) = current.take() {
-                    groups.entry(k).or_default().merge(sums);
+                    self.groups.entry(k).or_default().merge(sums);
                 }
                 let key = GroupKey {
                     bucket: bucket.to_string(),
@@ -176,22 +343,17 @@ impl Store {
                 };
                 current = Some((key, Sums::default()));
             }
-            let sums = &mut current.as_mut().expect("set above").1;
-            sums.add(Call {
-                input,
-                output,
-                cache_creation,
-                cache_read,
-                reasoning: r.get(8)?,
-                reported_cost_usd: r.get(9)?,
-                at,
-            });
+            current.as_mut().expect("set above").1.add(call);
         }
         if let Some((k, sums)) = current.take() {
-            groups.entry(k).or_default().merge(sums);
+            self.groups.entry(k).or_default().merge(sums);
         }
+        Ok(())
+    }
+
+    fn finish(self) -> Vec<UsageGroup> {
         let n = |v: i64| v.max(0) as u64;
-        Ok(groups
+        self.groups
             .into_iter()
             .map(|(k, s)| UsageGroup {
                 bucket: k.bucket,
@@ -213,7 +375,7 @@ impl Store {
                 parent: k.parent,
                 project: k.project,
             })
-            .collect())
+            .collect()
     }
 }
 
@@ -275,7 +437,8 @@ struct GroupKey {
     project: Option<String>,
 }
 
-/// One model call's numbers, borrowed from its row.
+/// One model call's numbers, or a rollup row's (several calls already summed), borrowed from
+/// its row.
 struct Call<'a> {
     input: i64,
     output: i64,
@@ -283,7 +446,49 @@ struct Call<'a> {
     cache_read: i64,
     reasoning: Option<i64>,
     reported_cost_usd: Option<f64>,
-    at: Option<&'a str>,
+    calls: u64,
+    /// Calls whose runtime reported a cost (for one call: whether it did).
+    reported_calls: u64,
+    first_at: Option<&'a str>,
+    last_at: Option<&'a str>,
+    /// Known for a rollup row; computed from the tokens for one call.
+    long_context: Option<bool>,
+}
+
+impl<'a> Call<'a> {
+    /// One call from the token columns starting at `first` (input, output, cache creation,
+    /// cache read, reasoning, reported cost) and its timestamp.
+    fn from_row(
+        r: &rusqlite::Row<'_>,
+        first: usize,
+        at: Option<&'a str>,
+    ) -> rusqlite::Result<Self> {
+        let reported_cost_usd: Option<f64> = r.get(first + 5)?;
+        Ok(Call {
+            input: r.get(first)?,
+            output: r.get(first + 1)?,
+            cache_creation: r.get(first + 2)?,
+            cache_read: r.get(first + 3)?,
+            reasoning: r.get(first + 4)?,
+            reported_cost_usd,
+            calls: 1,
+            reported_calls: u64::from(reported_cost_usd.is_some()),
+            first_at: at,
+            last_at: at,
+            long_context: None,
+        })
+    }
+
+    /// Whether the call's prompt is above the long-context size (a rollup row's calls all are
+    /// or all are not).
+    fn long_context(&self) -> bool {
+        self.long_context.unwrap_or_else(|| {
+            self.input
+                .saturating_add(self.cache_creation)
+                .saturating_add(self.cache_read)
+                > LONG_CONTEXT_PROMPT_TOKENS as i64
+        })
+    }
 }
 
 /// The sums of a group, with SQL's rules: a sum over no non-NULL value is NULL (`None`).
@@ -310,15 +515,17 @@ impl Sums {
         if let Some(r) = c.reasoning {
             self.reasoning = Some(self.reasoning.unwrap_or(0).saturating_add(r));
         }
-        self.calls += 1;
+        self.calls += c.calls;
         if let Some(cost) = c.reported_cost_usd {
             self.reported_cost_usd = Some(self.reported_cost_usd.unwrap_or(0.0) + cost);
-            self.reported_calls += 1;
         }
-        if let Some(at) = c.at {
+        self.reported_calls += c.reported_calls;
+        if let Some(at) = c.first_at {
             if self.first_at.as_deref().is_none_or(|f| at < f) {
                 replace(&mut self.first_at, at);
             }
+        }
+        if let Some(at) = c.last_at {
             if self.last_at.as_deref().is_none_or(|l| at > l) {
                 replace(&mut self.last_at, at);
             }
@@ -424,15 +631,19 @@ mod tests {
     fn store_with_calls() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("fornax.db")).unwrap();
-        store
-            .conn
-            .execute_batch(
-                "INSERT INTO session (id, provider, native_id, cwd, parent_native_id) VALUES
+        insert_calls(&store.conn);
+        (dir, store)
+    }
+
+    /// Three sessions (one a subagent) and 120 calls in every timestamp form.
+    fn insert_calls(conn: &rusqlite::Connection) {
+        conn.execute_batch(
+            "INSERT INTO session (id, provider, native_id, cwd, parent_native_id) VALUES
                    (1, 'claude_code', 'main', '/work/app', NULL),
                    (2, 'claude_code', 'agent-1', '/work/app', 'main'),
                    (3, 'codex', 'rollout', '/work/lib', NULL);",
-            )
-            .unwrap();
+        )
+        .unwrap();
         // Timestamps in every form a runtime may write, canonical or not (an offset, a space,
         // no fraction, an impossible date, a leap day, text, NULL), calls of one group apart.
         let ats = [
@@ -448,8 +659,7 @@ mod tests {
             Some("2026-04-01T00:00:00.5Z"),
         ];
         let models = [Some("claude-sonnet-4-5"), Some("gpt-5-codex"), None];
-        let mut stmt = store
-            .conn
+        let mut stmt = conn
             .prepare(
                 "INSERT INTO usage (provider, key, session_id, at, model, input_tokens,
                     output_tokens, cache_creation_tokens, cache_read_tokens, reasoning_tokens,
@@ -476,8 +686,45 @@ mod tests {
             ])
             .unwrap();
         }
-        drop(stmt);
-        (dir, store)
+    }
+
+    /// A home written before the rollup existed: read as it was (from its calls), then opened
+    /// by a writer, which migrates it and builds the rollup, and read again: the same answers.
+    #[test]
+    fn a_home_from_before_the_rollup_gets_it_and_the_same_answers() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fornax.db");
+        let before = crate::schema::MIGRATIONS.len() - 1;
+        {
+            let mut conn = rusqlite::Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            for sql in &crate::schema::MIGRATIONS[..before] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", before as u32)
+                .unwrap();
+            insert_calls(&tx);
+            tx.commit().unwrap();
+        }
+        // A handle that does not migrate: what the previous release read.
+        let old = Store {
+            conn: rusqlite::Connection::open(&path).unwrap(),
+            path: path.clone(),
+            writer: None,
+        };
+        assert!(!has_rollup(&old.conn).unwrap());
+        let (as_it_was, reference_answers) = answers(&old);
+        assert_eq!(as_it_was, reference_answers);
+        drop(old);
+        let store = Store::open(&path).unwrap();
+        assert_eq!(
+            count(&store, "usage_pending"),
+            0,
+            "built when the writer opened it"
+        );
+        assert!(count(&store, "usage_hour") > 0);
+        let (now, _) = answers(&store);
+        assert_eq!(now, as_it_was);
     }
 
     #[test]
@@ -525,6 +772,170 @@ mod tests {
         ] {
             assert!(buckets.contains(b), "{b:?} in {buckets:?}");
         }
+    }
+
+    /// Every grain under several filters, from `usage_groups` and from the reference.
+    fn answers(store: &Store) -> (Vec<Vec<UsageGroup>>, Vec<Vec<UsageGroup>>) {
+        let grains = [
+            UsageGrain::Day,
+            UsageGrain::Month,
+            UsageGrain::Hour,
+            UsageGrain::Session,
+        ];
+        let filters: [(UsageQuery, &str); 5] = [
+            (UsageQuery::default(), ""),
+            (
+                UsageQuery {
+                    since: Some("2026-03-14".into()),
+                    project: Some("/work/app".into()),
+                    ..UsageQuery::default()
+                },
+                "AND strftime('%Y-%m-%d', u.at) >= '2026-03-14' AND instr(COALESCE(s.cwd, ''), '/work/app') > 0",
+            ),
+            (
+                UsageQuery {
+                    until: Some("2026-03-14".into()),
+                    model: Some("sonnet".into()),
+                    ..UsageQuery::default()
+                },
+                "AND strftime('%Y-%m-%d', u.at) <= '2026-03-14' AND instr(COALESCE(u.model, ''), 'sonnet') > 0",
+            ),
+            (
+                UsageQuery {
+                    provider: Some("codex".into()),
+                    ..UsageQuery::default()
+                },
+                "AND u.provider = 'codex'",
+            ),
+            (
+                UsageQuery {
+                    session: Some("main".into()),
+                    ..UsageQuery::default()
+                },
+                "AND 'main' IN (s.native_id, COALESCE(s.parent_native_id, ''))",
+            ),
+        ];
+        let mut ours = Vec::new();
+        let mut theirs = Vec::new();
+        for grain in grains {
+            for (q, sql) in &filters {
+                ours.push(store.usage_groups(grain, q).unwrap());
+                theirs.push(reference(&store, grain, sql));
+            }
+        }
+        (ours, theirs)
+    }
+
+    fn count(store: &Store, table: &str) -> i64 {
+        store
+            .conn
+            .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    }
+
+    fn refresh(store: &Store) -> u64 {
+        let tx = store.conn.unchecked_transaction().unwrap();
+        let n = refresh_usage_rollup(&tx).unwrap();
+        tx.commit().unwrap();
+        n
+    }
+
+    /// The rollup answers exactly what the calls answer, before it is built (every session
+    /// pending), once built, and after calls are replaced, moved between groups, removed and
+    /// added (only the touched sessions pending, the others from the rollup).
+    #[test]
+    fn the_rollup_answers_what_the_calls_answer() {
+        let (_dir, store) = store_with_calls();
+        assert_eq!(
+            count(&store, "usage_pending"),
+            3,
+            "every inserted call's session is owed"
+        );
+        let (ours, theirs) = answers(&store);
+        assert_eq!(ours, theirs, "from the calls");
+        assert_eq!(refresh(&store), 3);
+        assert_eq!(count(&store, "usage_pending"), 0);
+        let rollup_rows = count(&store, "usage_hour");
+        assert!(
+            (3..120).contains(&rollup_rows),
+            "{rollup_rows} rollup rows for 120 calls"
+        );
+        let (from_rollup, _) = answers(&store);
+        assert_eq!(from_rollup, theirs, "from the rollup");
+        // A rescan's replacement (new counts, a model learnt late), a forgotten call and a new
+        // one: in session 1 and 3 only.
+        store
+            .conn
+            .execute_batch(
+                "UPDATE usage SET input_tokens = 300000, model = 'claude-opus-4-5'
+                     WHERE key IN ('k0', 'k3');
+                 UPDATE usage SET output_tokens = output_tokens + 7 WHERE key = 'k9';
+                 DELETE FROM usage WHERE key IN ('k6', 'k2');
+                 INSERT INTO usage (provider, key, session_id, at, model, input_tokens,
+                     output_tokens, cache_creation_tokens, cache_read_tokens, source_id)
+                 VALUES ('codex', 'k-new', 3, '2026-03-14T09:59:59.999Z', 'gpt-5-codex', 1, 2, 3, 4, 1);",
+            )
+            .unwrap();
+        let pending: Vec<i64> = store
+            .conn
+            .prepare("SELECT session_id FROM usage_pending ORDER BY 1")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(pending, vec![1, 3]);
+        let (mixed, theirs) = answers(&store);
+        assert_eq!(
+            mixed, theirs,
+            "pending sessions from their calls, others from the rollup"
+        );
+        assert_eq!(refresh(&store), 2);
+        let (rebuilt, _) = answers(&store);
+        assert_eq!(rebuilt, theirs, "after the rebuild");
+        // Every call of a session gone: so are its rollup rows.
+        store
+            .conn
+            .execute("DELETE FROM usage WHERE session_id = 2", [])
+            .unwrap();
+        refresh(&store);
+        let left: i64 = store
+            .conn
+            .query_row(
+                "SELECT COUNT(*) FROM usage_hour WHERE session_id = 2",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(left, 0);
+        assert_eq!(answers(&store).0, answers(&store).1);
+    }
+
+    /// Counts an agent wrote to overflow a sum are saturated, in the rollup as in a report:
+    /// the rebuild does not fail (it runs inside the ingest's transaction).
+    #[test]
+    fn absurd_counts_saturate_in_the_rollup() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("fornax.db")).unwrap();
+        store
+            .conn
+            .execute_batch(&format!(
+                "INSERT INTO session (id, provider, native_id) VALUES (1, 'codex', 'x');
+                 INSERT INTO usage (provider, key, session_id, at, model, input_tokens,
+                     output_tokens, cache_creation_tokens, cache_read_tokens, source_id)
+                 VALUES ('codex', 'a', 1, '2026-01-01T00:00:00Z', 'm', {max}, {max}, 0, 0, 1),
+                        ('codex', 'b', 1, '2026-01-01T00:10:00Z', 'm', {max}, 1, 0, 0, 1);",
+                max = i64::MAX
+            ))
+            .unwrap();
+        assert_eq!(refresh(&store), 1);
+        let day = store
+            .usage_groups(UsageGrain::Day, &UsageQuery::default())
+            .unwrap();
+        assert_eq!(day.len(), 1);
+        assert_eq!(day[0].tokens.input, i64::MAX as u64);
+        assert_eq!(day[0].tokens.output, i64::MAX as u64);
+        assert_eq!(day[0].calls, 2);
     }
 
     #[test]

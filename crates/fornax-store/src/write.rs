@@ -875,6 +875,8 @@ impl<'c> SourceWriter<'c> {
                 )?
                 .execute(params![sid, at])?;
         }
+        // The rollup of the sessions whose calls this source changed, committed with them.
+        crate::usage::refresh_usage_rollup(&self.tx)?;
         let adapter_state = adapter_state.map(|v| v.get().to_string());
         self.tx.execute(
             "UPDATE source SET inode = ?2, size = ?3, mtime_ns = ?4, prefix_len = ?5, prefix_fp = ?6,
