@@ -410,6 +410,12 @@ def measure_usage(fx: Fornax, reps: int) -> dict:
         usage["usage_rows"] = int(json.loads(calls.stdout)["rows"][0][0])
     except (ValueError, KeyError, IndexError, TypeError):
         usage["usage_rows"] = None
+    # What the reports read: the store's hourly rollup (absent before schema 9).
+    rollup = fx("query", "SELECT count(*) FROM usage_hour", "--json", check=False)
+    try:
+        usage["rollup_rows"] = int(json.loads(rollup.stdout)["rows"][0][0])
+    except (ValueError, KeyError, IndexError, TypeError):
+        usage["rollup_rows"] = None
     log("fornax usage: " + ", ".join(f"{k} p50 {v['p50_ms']:.1f} ms" for k, v in usage.items() if isinstance(v, dict)))
     return usage
 
@@ -797,7 +803,7 @@ def measure_only_usage(args: argparse.Namespace) -> int:
         json.dump(res, f, indent=2)
     u = res["fornax"]["usage"]
     lines = [
-        f"## `fornax usage` {res['date']} — corpus {manifest['bytes'] / 1e6:.1f} MB (seed {manifest['seed']}), {u.get('usage_rows')} model calls in the index",
+        f"## `fornax usage` {res['date']} — corpus {manifest['bytes'] / 1e6:.1f} MB (seed {manifest['seed']}), {u.get('usage_rows')} model calls in the index ({u.get('rollup_rows')} rollup rows)",
         "",
         f"Load average (1 min) at start {res['load'][0]:.1f}, at end {res['load_end'][0]:.1f} on {os.cpu_count()} CPUs. Commit `{res['commit']}`, {res['machine']}.",
         "",

@@ -1,6 +1,7 @@
-//! `fornax usage` counts a model call once whichever files carry it.
+//! `fornax usage` counts a model call once whichever files carry it, and answers the same from
+//! its hourly rollup as from the calls themselves.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A Claude Code response split over two lines (same `message.id` and `requestId`, usage
@@ -65,4 +66,136 @@ fn split_lines_and_copied_transcripts_count_each_call_once() {
     std::fs::write(two.join("s-1-copy.jsonl"), TRANSCRIPT).unwrap();
     let t2 = usage_totals(&tmp.path().join("h2"), &tmp.path().join("two"));
     assert_eq!(t2, t, "a call seen in two files is counted once");
+}
+
+fn shared() -> Option<PathBuf> {
+    if let Ok(d) = std::env::var("FORNAX_SHARED_DIR") {
+        return Some(PathBuf::from(d)).filter(|p| p.join("corpus").is_dir());
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .skip(2)
+        .map(|dir| dir.join("shared"))
+        .find(|p| p.join("corpus").is_dir())
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let dest = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_tree(&p, &dest);
+        } else {
+            std::fs::create_dir_all(to).unwrap();
+            std::fs::copy(&p, &dest).unwrap();
+        }
+    }
+}
+
+/// Every report, with and without filters, as `fornax usage … --json` prints it.
+fn every_report(home: &Path) -> Vec<(String, String)> {
+    let reports: [&[&str]; 11] = [
+        &[],
+        &["daily", "--breakdown"],
+        &["monthly"],
+        &["session"],
+        &["blocks"],
+        &["daily", "--since", "2025-01-01", "--until", "2025-12-31"],
+        &["session", "--provider", "codex"],
+        &["monthly", "--model", "claude"],
+        &["session", "--project", "/"],
+        &["blocks", "--since", "2025-06-01"],
+        &["daily", "--provider", "claude-code", "--breakdown"],
+    ];
+    reports
+        .iter()
+        .map(|args| {
+            let out = Command::new(env!("CARGO_BIN_EXE_fornax"))
+                .env("FORNAX_HOME", home)
+                .env("NO_COLOR", "1")
+                .arg("usage")
+                .args(*args)
+                .arg("--json")
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "usage {args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            (args.join(" "), String::from_utf8(out.stdout).unwrap())
+        })
+        .collect()
+}
+
+/// The reports a store answers from its rollup are byte for byte the ones it answers from
+/// the calls (what every release before the rollup read), on the shared corpus's agents; and
+/// a rollup rebuilt whole by the next writer answers the same again.
+#[test]
+fn every_report_is_the_same_from_the_rollup_and_from_the_calls() {
+    let Some(shared) = shared() else {
+        println!("skipped: ../shared/corpus is absent");
+        return;
+    };
+    let work = tempfile::tempdir().unwrap();
+    let data = work.path().join("corpus");
+    for dir in ["claude-transcript", "codex-rollout", "pi-session", "gemini"] {
+        copy_tree(&shared.join("corpus").join(dir), &data.join(dir));
+    }
+    let home = work.path().join("home");
+    let scan = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_fornax"))
+            .env("FORNAX_HOME", &home)
+            .env("NO_COLOR", "1")
+            .env("FORNAX_DAEMON_AUTOSTART", "0")
+            .args(["scan", "--no-verify"])
+            .arg(&data)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    scan();
+    let db = home.join("fornax.db");
+    let count = |sql: &str| -> i64 {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.query_row(sql, [], |r| r.get(0)).unwrap()
+    };
+    let calls = count("SELECT COUNT(*) FROM usage");
+    let rollup = count("SELECT COUNT(*) FROM usage_hour");
+    assert!(calls > 100, "{calls} calls in the corpus");
+    assert!(
+        rollup > 0 && rollup < calls,
+        "{rollup} rollup rows for {calls} calls"
+    );
+    assert_eq!(count("SELECT COUNT(*) FROM usage_pending"), 0);
+    let from_rollup = every_report(&home);
+    let sessions = count(
+        "SELECT COUNT(*) FROM (SELECT DISTINCT session_id FROM usage_hour WHERE provider = 'codex')",
+    );
+    assert!(sessions > 0, "codex calls in the rollup");
+
+    // The rollup gone and every session owed one: the reports come from the calls.
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch(
+            "DELETE FROM usage_hour;
+             INSERT OR IGNORE INTO usage_pending (session_id) SELECT session_id FROM usage;",
+        )
+        .unwrap();
+    }
+    let from_calls = every_report(&home);
+    for ((name, a), (_, b)) in from_rollup.iter().zip(&from_calls) {
+        assert!(a.len() > 100, "usage {name}: {a}");
+        assert_eq!(a, b, "usage {name}: rollup and calls differ");
+    }
+
+    // The next writer rebuilds it whole; the same reports again.
+    scan();
+    assert_eq!(count("SELECT COUNT(*) FROM usage_pending"), 0);
+    assert_eq!(count("SELECT COUNT(*) FROM usage_hour"), rollup);
+    assert_eq!(every_report(&home), from_rollup);
 }

@@ -359,14 +359,17 @@ ALTER TABLE record ADD COLUMN byte_len INTEGER;
 
 // The usage rollup (`fornax usage` reads thousands of rows, not every call): the calls of
 // `usage` summed per session, UTC hour, provider, model and prompt size (above or below the
-// long-context threshold), with every token kind, the runtime's own cost and the first and last
-// call's time. It is derived, never authored: triggers put every session whose calls change
+// long-context threshold), with every token kind, the runtime's own cost (also as the exact
+// fixed-point sum its value is rounded from, so sums of sums do not depend on their order) and
+// the first and last call's time. It is derived, never authored: triggers put every session whose calls change
 // (insert, replace, delete, from any path) in `usage_pending`, and the transaction that changed
 // them rebuilds those sessions' rows from `usage` before it commits (`refresh_usage_rollup`).
 // A reader sums the rollup for every other session and the calls themselves for a pending one,
 // so a report is right even while a rebuild is owed. `hour` is SQLite's
 // `strftime('%Y-%m-%dT%H', at)` (NULL where it reads no time), so days, months and 5-hour
-// blocks cut from it fall exactly where the calls' own timestamps put them. Every session with
+// blocks cut from it fall exactly where the calls' own timestamps put them. (Not `INSERT OR
+// IGNORE` in the triggers: a trigger's conflict clause yields to its outer statement's, and
+// `put_usage` is an upsert.) Every session with
 // calls is owed its rows here; the next writer to open the store builds them.
 const V9: &str = r#"
 CREATE TABLE usage_hour (
@@ -382,6 +385,7 @@ CREATE TABLE usage_hour (
     cache_read_tokens       INTEGER NOT NULL,
     reasoning_tokens        INTEGER,
     reported_cost_usd       REAL,
+    reported_cost_exact     BLOB,
     reported_calls          INTEGER NOT NULL,
     first_at                TEXT,
     last_at                 TEXT
@@ -389,14 +393,18 @@ CREATE TABLE usage_hour (
 CREATE INDEX usage_hour_by_session ON usage_hour(session_id);
 CREATE TABLE usage_pending (session_id INTEGER PRIMARY KEY);
 CREATE TRIGGER usage_pending_insert AFTER INSERT ON usage BEGIN
-    INSERT OR IGNORE INTO usage_pending (session_id) VALUES (NEW.session_id);
+    INSERT INTO usage_pending (session_id) SELECT NEW.session_id
+        WHERE NOT EXISTS (SELECT 1 FROM usage_pending WHERE session_id = NEW.session_id);
 END;
 CREATE TRIGGER usage_pending_update AFTER UPDATE ON usage BEGIN
-    INSERT OR IGNORE INTO usage_pending (session_id) VALUES (OLD.session_id);
-    INSERT OR IGNORE INTO usage_pending (session_id) VALUES (NEW.session_id);
+    INSERT INTO usage_pending (session_id) SELECT OLD.session_id
+        WHERE NOT EXISTS (SELECT 1 FROM usage_pending WHERE session_id = OLD.session_id);
+    INSERT INTO usage_pending (session_id) SELECT NEW.session_id
+        WHERE NOT EXISTS (SELECT 1 FROM usage_pending WHERE session_id = NEW.session_id);
 END;
 CREATE TRIGGER usage_pending_delete AFTER DELETE ON usage BEGIN
-    INSERT OR IGNORE INTO usage_pending (session_id) VALUES (OLD.session_id);
+    INSERT INTO usage_pending (session_id) SELECT OLD.session_id
+        WHERE NOT EXISTS (SELECT 1 FROM usage_pending WHERE session_id = OLD.session_id);
 END;
 INSERT OR IGNORE INTO usage_pending (session_id) SELECT DISTINCT session_id FROM usage;
 "#;

@@ -104,8 +104,9 @@ pub(crate) fn refresh_usage_rollup(conn: &rusqlite::Connection) -> Result<u64, S
     let mut insert = conn.prepare_cached(
         "INSERT INTO usage_hour (session_id, hour, provider, model, long_context, calls,
              input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens,
-             reasoning_tokens, reported_cost_usd, reported_calls, first_at, last_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+             reasoning_tokens, reported_cost_usd, reported_cost_exact, reported_calls, first_at,
+             last_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
     )?;
     let mut other_form = conn.prepare_cached("SELECT strftime('%Y-%m-%dT%H', ?1)")?;
     type HourKey = (Option<String>, String, Option<String>, bool);
@@ -125,7 +126,8 @@ pub(crate) fn refresh_usage_rollup(conn: &rusqlite::Connection) -> Result<u64, S
                 s.cache_creation,
                 s.cache_read,
                 s.reasoning,
-                s.reported_cost_usd,
+                s.reported_cost.value(),
+                s.reported_cost.exact_bytes(),
                 i64::try_from(s.reported_calls).unwrap_or(i64::MAX),
                 s.first_at,
                 s.last_at,
@@ -218,14 +220,15 @@ impl<'c> GroupSums<'c> {
         let (time, sums, table, day, only) = match which {
             Rows::Rollup => (
                 "u.hour",
-                "u.calls, u.reported_calls, u.first_at, u.last_at, u.long_context",
+                "u.calls, u.reported_calls, u.first_at, u.last_at, u.long_context,
+                 u.reported_cost_exact",
                 "usage_hour",
                 "substr(u.hour, 1, 10)",
                 " AND u.session_id NOT IN (SELECT session_id FROM usage_pending)",
             ),
             Rows::PendingCalls | Rows::AllCalls => (
                 "u.at",
-                "NULL, NULL, NULL, NULL, NULL",
+                "NULL, NULL, NULL, NULL, NULL, NULL",
                 "usage",
                 "strftime('%Y-%m-%d', u.at)",
                 if which == Rows::PendingCalls {
@@ -313,6 +316,13 @@ impl<'c> GroupSums<'c> {
                     first_at: text(r.get_ref(14)?),
                     last_at: text(r.get_ref(15)?),
                     long_context: Some(r.get(16)?),
+                    reported_cost: CostSum::from_columns(
+                        r.get(9)?,
+                        match r.get_ref(17)? {
+                            ValueRef::Blob(b) => Some(b),
+                            _ => None,
+                        },
+                    ),
                     ..Call::from_row(r, 4, None)?
                 }
             } else {
@@ -368,7 +378,7 @@ impl<'c> GroupSums<'c> {
                     reasoning: s.reasoning.map(n),
                 },
                 calls: s.calls,
-                reported_cost_usd: s.reported_cost_usd,
+                reported_cost_usd: s.reported_cost.value(),
                 reported_calls: s.reported_calls,
                 first_at: s.first_at,
                 last_at: s.last_at,
@@ -445,7 +455,7 @@ struct Call<'a> {
     cache_creation: i64,
     cache_read: i64,
     reasoning: Option<i64>,
-    reported_cost_usd: Option<f64>,
+    reported_cost: CostSum,
     calls: u64,
     /// Calls whose runtime reported a cost (for one call: whether it did).
     reported_calls: u64,
@@ -470,7 +480,7 @@ impl<'a> Call<'a> {
             cache_creation: r.get(first + 2)?,
             cache_read: r.get(first + 3)?,
             reasoning: r.get(first + 4)?,
-            reported_cost_usd,
+            reported_cost: reported_cost_usd.map_or(CostSum::Nothing, CostSum::of),
             calls: 1,
             reported_calls: u64::from(reported_cost_usd.is_some()),
             first_at: at,
@@ -500,7 +510,7 @@ struct Sums {
     cache_read: i64,
     reasoning: Option<i64>,
     calls: u64,
-    reported_cost_usd: Option<f64>,
+    reported_cost: CostSum,
     reported_calls: u64,
     first_at: Option<String>,
     last_at: Option<String>,
@@ -516,9 +526,7 @@ impl Sums {
             self.reasoning = Some(self.reasoning.unwrap_or(0).saturating_add(r));
         }
         self.calls += c.calls;
-        if let Some(cost) = c.reported_cost_usd {
-            self.reported_cost_usd = Some(self.reported_cost_usd.unwrap_or(0.0) + cost);
-        }
+        self.reported_cost = self.reported_cost.plus(c.reported_cost);
         self.reported_calls += c.reported_calls;
         if let Some(at) = c.first_at {
             if self.first_at.as_deref().is_none_or(|f| at < f) {
@@ -541,9 +549,7 @@ impl Sums {
             self.reasoning = Some(self.reasoning.unwrap_or(0).saturating_add(r));
         }
         self.calls += o.calls;
-        if let Some(cost) = o.reported_cost_usd {
-            self.reported_cost_usd = Some(self.reported_cost_usd.unwrap_or(0.0) + cost);
-        }
+        self.reported_cost = self.reported_cost.plus(o.reported_cost);
         self.reported_calls += o.reported_calls;
         if let Some(f) = o.first_at {
             if self
@@ -558,6 +564,75 @@ impl Sums {
             if self.last_at.as_deref().is_none_or(|mine| l.as_str() > mine) {
                 self.last_at = Some(l);
             }
+        }
+    }
+}
+
+/// A sum of the costs runtimes reported, the same whatever order its terms come in (a report
+/// read from the rollup adds them in other groupings than one read from the calls).
+///
+/// Each cost is held exactly as a fixed-point integer of 2^-90 USD (every cost from about
+/// 4·10^-12 USD up is exactly representable, smaller ones are cut to that unit), so sums are
+/// integer sums and the value shown is the exact sum rounded once. A sum that leaves the range
+/// (2^36 USD and more, which no bill reaches but an agent can write) falls back to adding
+/// floats, in whatever order they come.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+enum CostSum {
+    /// No call reported a cost (SQL's NULL).
+    #[default]
+    Nothing,
+    Exact(i128),
+    Float(f64),
+}
+
+impl CostSum {
+    const UNIT: f64 = (1u128 << 90) as f64;
+    const LIMIT: f64 = (1u64 << 36) as f64;
+
+    fn of(cost: f64) -> CostSum {
+        if cost.is_finite() && cost.abs() < Self::LIMIT {
+            // Exact: a power-of-two scale, and the product is below 2^126.
+            CostSum::Exact((cost * Self::UNIT) as i128)
+        } else {
+            CostSum::Float(cost)
+        }
+    }
+
+    fn plus(self, other: CostSum) -> CostSum {
+        match (self, other) {
+            (CostSum::Nothing, o) => o,
+            (s, CostSum::Nothing) => s,
+            (CostSum::Exact(a), CostSum::Exact(b)) => match a.checked_add(b) {
+                Some(sum) => CostSum::Exact(sum),
+                None => CostSum::Float(a as f64 / Self::UNIT + b as f64 / Self::UNIT),
+            },
+            (a, b) => CostSum::Float(a.value().unwrap_or(0.0) + b.value().unwrap_or(0.0)),
+        }
+    }
+
+    fn value(self) -> Option<f64> {
+        match self {
+            CostSum::Nothing => None,
+            // The integer is rounded to the nearest float once; the division is exact.
+            CostSum::Exact(v) => Some(v as f64 / Self::UNIT),
+            CostSum::Float(v) => Some(v),
+        }
+    }
+
+    /// The exact sum as the rollup keeps it (16 bytes, little-endian), beside its value.
+    fn exact_bytes(self) -> Option<Vec<u8>> {
+        match self {
+            CostSum::Exact(v) => Some(v.to_le_bytes().to_vec()),
+            _ => None,
+        }
+    }
+
+    /// The sum a rollup row keeps: exact where it has the bytes, else its value.
+    fn from_columns(value: Option<f64>, exact: Option<&[u8]>) -> CostSum {
+        match (exact.and_then(|b| <[u8; 16]>::try_from(b).ok()), value) {
+            (Some(b), _) => CostSum::Exact(i128::from_le_bytes(b)),
+            (None, Some(v)) => CostSum::Float(v),
+            (None, None) => CostSum::Nothing,
         }
     }
 }
@@ -936,6 +1011,45 @@ mod tests {
         assert_eq!(day[0].tokens.input, i64::MAX as u64);
         assert_eq!(day[0].tokens.output, i64::MAX as u64);
         assert_eq!(day[0].calls, 2);
+    }
+
+    /// Reported costs sum to the same value in any order and grouping (floats do not:
+    /// `(0.1 + 0.2) + 0.3 != 0.1 + (0.2 + 0.3)`), and a cost no bill reaches is still added.
+    #[test]
+    fn reported_costs_sum_the_same_in_any_order() {
+        let costs: Vec<f64> = (1..=500)
+            .map(|i| f64::from(i) * 0.000_173_1 + 1.0 / f64::from(i))
+            .collect();
+        let sum = |it: &mut dyn Iterator<Item = &f64>| {
+            it.fold(CostSum::Nothing, |s, &c| s.plus(CostSum::of(c)))
+        };
+        let forward = sum(&mut costs.iter());
+        let backward = sum(&mut costs.iter().rev());
+        let grouped = costs
+            .chunks(7)
+            .map(|c| sum(&mut c.iter()))
+            .rev()
+            .fold(CostSum::Nothing, CostSum::plus);
+        assert_eq!(forward.value(), backward.value());
+        assert_eq!(forward.value(), grouped.value());
+        let floats: f64 = costs.iter().sum();
+        assert!((forward.value().unwrap() - floats).abs() < 1e-9);
+        let tenths = [0.1, 0.2, 0.3];
+        let (left, right) = ((0.1 + 0.2) + 0.3, 0.1 + (0.2 + 0.3));
+        assert_ne!(left, right, "a float sum depends on order");
+        assert_eq!(
+            sum(&mut tenths.iter()).value(),
+            sum(&mut tenths.iter().rev()).value()
+        );
+        assert_eq!(CostSum::Nothing.value(), None);
+        let huge = CostSum::of(1e300).plus(CostSum::of(2.5));
+        assert_eq!(huge.value(), Some(1e300));
+        let exact = CostSum::of(0.25).plus(CostSum::of(0.5));
+        assert_eq!(exact.value(), Some(0.75));
+        assert_eq!(
+            CostSum::from_columns(Some(0.75), exact.exact_bytes().as_deref()),
+            exact
+        );
     }
 
     #[test]
