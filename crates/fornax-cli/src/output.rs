@@ -26,6 +26,29 @@ pub fn json<T: serde::Serialize>(value: &T) {
     let _ = writeln!(out, "{text}");
 }
 
+/// [`json`] for a large struct with no `schema_version` field of its own (a usage report is
+/// megabytes): the same text, written as it serializes instead of through a JSON tree, which
+/// cost more than the report itself.
+pub fn json_struct<T: serde::Serialize>(value: &T) {
+    #[derive(serde::Serialize)]
+    struct Versioned<'a, T> {
+        schema_version: u32,
+        #[serde(flatten)]
+        value: &'a T,
+    }
+    let versioned = Versioned {
+        schema_version: JSON_SCHEMA_VERSION,
+        value,
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = serde_json::to_writer_pretty(&mut out, &versioned);
+    let _ = match written {
+        Ok(()) => writeln!(out),
+        Err(e) => writeln!(out, "{{\"error\": \"{e}\"}}"),
+    };
+    let _ = out.flush();
+}
+
 pub fn error(message: &str, hint: Option<&str>) {
     eprintln!("{} {message}", "error:".red().bold());
     if let Some(h) = hint {

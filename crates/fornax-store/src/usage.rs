@@ -895,7 +895,7 @@ mod tests {
         for grain in grains {
             for (q, sql) in &filters {
                 ours.push(store.usage_groups(grain, q).unwrap());
-                theirs.push(reference(&store, grain, sql));
+                theirs.push(reference(store, grain, sql));
             }
         }
         (ours, theirs)

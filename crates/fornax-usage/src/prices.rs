@@ -121,18 +121,20 @@ impl PriceTable {
     /// (every call in the group had a prompt above the tier's threshold); `None` for a model
     /// the table does not know.
     pub fn cost(&self, model: &str, tokens: &TokenCounts, long_context: bool) -> Option<f64> {
-        let price = self.lookup(model)?;
+        Some(Self::cost_at(self.lookup(model)?, tokens, long_context))
+    }
+
+    /// [`PriceTable::cost`] at a price already looked up.
+    pub fn cost_at(price: &ModelPrice, tokens: &TokenCounts, long_context: bool) -> f64 {
         let rates = match (&price.long_context, long_context) {
             (Some(lc), true) => &lc.rates,
             _ => &price.rates,
         };
-        Some(
-            (tokens.input as f64 * rates.input
-                + tokens.output as f64 * rates.output
-                + tokens.cache_creation as f64 * rates.cache_creation
-                + tokens.cache_read as f64 * rates.cache_read)
-                / 1_000_000.0,
-        )
+        (tokens.input as f64 * rates.input
+            + tokens.output as f64 * rates.output
+            + tokens.cache_creation as f64 * rates.cache_creation
+            + tokens.cache_read as f64 * rates.cache_read)
+            / 1_000_000.0
     }
 }
 

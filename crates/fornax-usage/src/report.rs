@@ -7,7 +7,7 @@ use fornax_types::{TokenCounts, UsageGroup};
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
 
-use crate::PriceTable;
+use crate::{ModelPrice, PriceTable};
 
 /// Length of a billing block, counted from the hour of its first call.
 const BLOCK: SignedDuration = SignedDuration::from_hours(5);
@@ -160,6 +160,31 @@ pub fn parse_date(text: &str) -> Result<String, String> {
         .map_err(|_| format!("{text:?} is not a date (YYYY-MM-DD or YYYYMMDD)"))
 }
 
+/// The table's price of each model a report names, looked up once per model rather than once
+/// per group (a lookup matches the name against every family's patterns).
+struct Pricer<'t> {
+    table: &'t PriceTable,
+    known: BTreeMap<String, Option<&'t ModelPrice>>,
+}
+
+impl<'t> Pricer<'t> {
+    fn new(table: &'t PriceTable) -> Self {
+        Pricer {
+            table,
+            known: BTreeMap::new(),
+        }
+    }
+
+    fn price(&mut self, model: &str) -> Option<&'t ModelPrice> {
+        if let Some(p) = self.known.get(model) {
+            return *p;
+        }
+        let p = self.table.lookup(model);
+        self.known.insert(model.to_string(), p);
+        p
+    }
+}
+
 #[derive(Default)]
 struct Acc {
     by_model: BTreeMap<(String, String), ModelRow>,
@@ -169,9 +194,9 @@ struct Acc {
 }
 
 impl Acc {
-    fn add(&mut self, g: &UsageGroup, table: &PriceTable) {
+    fn add(&mut self, g: &UsageGroup, prices: &mut Pricer<'_>) {
         let model = g.model.clone().unwrap_or_else(|| "unknown".to_string());
-        let price = g.model.as_deref().and_then(|m| table.lookup(m));
+        let price = g.model.as_deref().and_then(|m| prices.price(m));
         let row = self
             .by_model
             .entry((g.provider.clone(), model.clone()))
@@ -184,10 +209,7 @@ impl Acc {
         let t = &mut row.totals;
         t.add_tokens(&g.tokens);
         t.calls += g.calls;
-        let cost = g
-            .model
-            .as_deref()
-            .and_then(|m| table.cost(m, &g.tokens, g.long_context));
+        let cost = price.map(|p| PriceTable::cost_at(p, &g.tokens, g.long_context));
         match cost {
             Some(c) => t.cost_usd += c,
             None => t.unpriced_tokens += g.tokens.total(),
@@ -296,9 +318,12 @@ pub fn build(grain: Grain, groups: &[UsageGroup], table: &PriceTable, now: Optio
 }
 
 fn by_bucket(groups: &[UsageGroup], table: &PriceTable) -> Vec<ReportRow> {
+    let mut prices = Pricer::new(table);
     let mut accs: BTreeMap<String, Acc> = BTreeMap::new();
     for g in groups {
-        accs.entry(g.bucket.clone()).or_default().add(g, table);
+        accs.entry(g.bucket.clone())
+            .or_default()
+            .add(g, &mut prices);
     }
     accs.into_iter().map(|(k, a)| a.into_row(k)).collect()
 }
@@ -306,13 +331,14 @@ fn by_bucket(groups: &[UsageGroup], table: &PriceTable) -> Vec<ReportRow> {
 /// Sessions with their subagents rolled up: each subagent session keeps its own row (listed
 /// under its root) and adds to the root's totals.
 fn by_session(groups: &[UsageGroup], table: &PriceTable) -> Vec<ReportRow> {
+    let mut prices = Pricer::new(table);
     let mut parent_of: BTreeMap<String, String> = BTreeMap::new();
     let mut own: BTreeMap<String, Acc> = BTreeMap::new();
     for g in groups {
         if let Some(p) = g.parent.as_ref().filter(|p| **p != g.bucket) {
             parent_of.insert(g.bucket.clone(), p.clone());
         }
-        own.entry(g.bucket.clone()).or_default().add(g, table);
+        own.entry(g.bucket.clone()).or_default().add(g, &mut prices);
     }
     let root = |id: &str| {
         let mut cur = id.to_string();
@@ -352,6 +378,7 @@ fn by_block(groups: &[UsageGroup], table: &PriceTable, now: Option<&str>) -> Vec
     let mut hours: Vec<&UsageGroup> = groups.iter().filter(|g| !g.bucket.is_empty()).collect();
     hours.sort_by(|a, b| a.bucket.cmp(&b.bucket));
     let now = now.and_then(|n| n.parse::<Timestamp>().ok());
+    let mut prices = Pricer::new(table);
     let mut rows = Vec::new();
     let mut current: Option<(Timestamp, Acc)> = None;
     for g in hours {
@@ -369,7 +396,7 @@ fn by_block(groups: &[UsageGroup], table: &PriceTable, now: Option<&str>) -> Vec
             current = Some((hour, Acc::default()));
         }
         if let Some((_, acc)) = current.as_mut() {
-            acc.add(g, table);
+            acc.add(g, &mut prices);
         }
     }
     if let Some((start, acc)) = current {

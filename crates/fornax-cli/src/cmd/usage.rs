@@ -118,7 +118,7 @@ pub fn run(ctx: &Context, args: UsageArgs) -> Result<(), CliError> {
     let now = jiff::Timestamp::now().to_string();
     let report = fornax_usage::build(grain, &groups, &table, Some(&now));
     if ctx.json {
-        output::json(&report);
+        output::json_struct(&report);
         return Ok(());
     }
     print_report(&report, args.breakdown);
