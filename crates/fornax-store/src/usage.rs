@@ -55,7 +55,10 @@ impl Store {
         let mut sums = GroupSums::new(grain, &self.conn)?;
         if has_rollup(&self.conn)? {
             sums.read(Rows::Rollup, q)?;
-            sums.read(Rows::PendingCalls, q)?;
+            // Usually none: a writer rebuilds what it changed before it commits.
+            if !pending_sessions(&self.conn)?.is_empty() {
+                sums.read(Rows::PendingCalls, q)?;
+            }
         } else {
             sums.read(Rows::AllCalls, q)?;
         }
@@ -84,22 +87,18 @@ pub(crate) fn refresh_usage_rollup(conn: &rusqlite::Connection) -> Result<u64, S
     if !has_rollup(conn)? {
         return Ok(0);
     }
-    let pending: i64 = conn
-        .prepare_cached("SELECT COUNT(*) FROM usage_pending")?
-        .query_row([], |r| r.get(0))?;
-    if pending == 0 {
+    let pending = pending_sessions(conn)?;
+    if pending.is_empty() {
         return Ok(0);
     }
-    conn.prepare_cached(
-        "DELETE FROM usage_hour WHERE session_id IN (SELECT session_id FROM usage_pending)",
-    )?
-    .execute([])?;
+    // One session at a time, each an index search: a join with the queue let SQLite walk the
+    // whole `usage` index in session order instead (every call, at every source's commit).
+    let mut clear = conn.prepare_cached("DELETE FROM usage_hour WHERE session_id = ?1")?;
     let mut calls = conn.prepare_cached(
-        "SELECT u.session_id, u.at, u.provider, u.model, u.input_tokens, u.output_tokens,
+        "SELECT u.at, u.provider, u.model, u.input_tokens, u.output_tokens,
                 u.cache_creation_tokens, u.cache_read_tokens, u.reasoning_tokens,
                 u.reported_cost_usd
-         FROM usage u WHERE u.session_id IN (SELECT session_id FROM usage_pending)
-         ORDER BY u.session_id, u.id",
+         FROM usage u WHERE u.session_id = ?1 ORDER BY u.id",
     )?;
     let mut insert = conn.prepare_cached(
         "INSERT INTO usage_hour (session_id, hour, provider, model, long_context, calls,
@@ -110,10 +109,29 @@ pub(crate) fn refresh_usage_rollup(conn: &rusqlite::Connection) -> Result<u64, S
     )?;
     let mut other_form = conn.prepare_cached("SELECT strftime('%Y-%m-%dT%H', ?1)")?;
     type HourKey = (Option<String>, String, Option<String>, bool);
-    let mut session: Option<i64> = None;
-    let mut hours: BTreeMap<HourKey, Sums> = BTreeMap::new();
-    let mut flush = |sid: i64, hours: &mut BTreeMap<HourKey, Sums>| -> Result<(), StoreError> {
-        for ((hour, provider, model, long_context), s) in std::mem::take(hours) {
+    for &sid in &pending {
+        clear.execute([sid])?;
+        let mut hours: BTreeMap<HourKey, Sums> = BTreeMap::new();
+        let mut rows = calls.query([sid])?;
+        while let Some(r) = rows.next()? {
+            let at = text(r.get_ref(0)?);
+            let hour = match at {
+                None => None,
+                Some(at) => match canonical_prefix(at, 13) {
+                    Some(prefix) => Some(prefix.to_string()),
+                    None => other_form.query_row([at], |r| r.get::<_, Option<String>>(0))?,
+                },
+            };
+            let call = Call::from_row(r, 3, at)?;
+            let key = (
+                hour,
+                text(r.get_ref(1)?).unwrap_or_default().to_string(),
+                text(r.get_ref(2)?).map(str::to_string),
+                call.long_context(),
+            );
+            hours.entry(key).or_default().add(call);
+        }
+        for ((hour, provider, model, long_context), s) in hours {
             insert.execute(rusqlite::params![
                 sid,
                 hour,
@@ -133,38 +151,19 @@ pub(crate) fn refresh_usage_rollup(conn: &rusqlite::Connection) -> Result<u64, S
                 s.last_at,
             ])?;
         }
-        Ok(())
-    };
-    let mut rows = calls.query([])?;
-    while let Some(r) = rows.next()? {
-        let sid: i64 = r.get(0)?;
-        if session.is_some_and(|s| s != sid) {
-            flush(session.expect("checked"), &mut hours)?;
-        }
-        session = Some(sid);
-        let at = text(r.get_ref(1)?);
-        let hour = match at {
-            None => None,
-            Some(at) => match canonical_prefix(at, 13) {
-                Some(prefix) => Some(prefix.to_string()),
-                None => other_form.query_row([at], |r| r.get::<_, Option<String>>(0))?,
-            },
-        };
-        let call = Call::from_row(r, 4, at)?;
-        let key = (
-            hour,
-            text(r.get_ref(2)?).unwrap_or_default().to_string(),
-            text(r.get_ref(3)?).map(str::to_string),
-            call.long_context(),
-        );
-        hours.entry(key).or_default().add(call);
-    }
-    if let Some(sid) = session {
-        flush(sid, &mut hours)?;
     }
     conn.prepare_cached("DELETE FROM usage_pending")?
         .execute([])?;
-    Ok(pending as u64)
+    Ok(pending.len() as u64)
+}
+
+/// The sessions owed a rebuild of their rollup, in id order.
+fn pending_sessions(conn: &rusqlite::Connection) -> Result<Vec<i64>, StoreError> {
+    let mut stmt = conn.prepare_cached("SELECT session_id FROM usage_pending ORDER BY 1")?;
+    let ids = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<Vec<i64>, _>>()?;
+    Ok(ids)
 }
 
 /// Which rows a usage read sums.
@@ -707,6 +706,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("fornax.db")).unwrap();
         insert_calls(&store.conn);
+        queue(&store, "SELECT DISTINCT session_id FROM usage");
         (dir, store)
     }
 
@@ -908,6 +908,16 @@ mod tests {
             .unwrap()
     }
 
+    /// What a writer does for the sessions whose calls it inserted or replaced.
+    fn queue(store: &Store, sessions: &str) {
+        store
+            .conn
+            .execute_batch(&format!(
+                "INSERT OR IGNORE INTO usage_pending (session_id) {sessions}"
+            ))
+            .unwrap();
+    }
+
     fn refresh(store: &Store) -> u64 {
         let tx = store.conn.unchecked_transaction().unwrap();
         let n = refresh_usage_rollup(&tx).unwrap();
@@ -917,14 +927,16 @@ mod tests {
 
     /// The rollup answers exactly what the calls answer, before it is built (every session
     /// pending), once built, and after calls are replaced, moved between groups, removed and
-    /// added (only the touched sessions pending, the others from the rollup).
+    /// added (only the touched sessions pending, the others from the rollup). A deleted call
+    /// queues its session itself (a trigger); inserted and replaced ones are queued here as
+    /// the writer queues them.
     #[test]
     fn the_rollup_answers_what_the_calls_answer() {
         let (_dir, store) = store_with_calls();
         assert_eq!(
             count(&store, "usage_pending"),
             3,
-            "every inserted call's session is owed"
+            "every session is owed its rollup"
         );
         let (ours, theirs) = answers(&store);
         assert_eq!(ours, theirs, "from the calls");
@@ -951,6 +963,10 @@ mod tests {
                  VALUES ('codex', 'k-new', 3, '2026-03-14T09:59:59.999Z', 'gpt-5-codex', 1, 2, 3, 4, 1);",
             )
             .unwrap();
+        queue(
+            &store,
+            "SELECT session_id FROM usage WHERE key IN ('k0', 'k3', 'k9', 'k-new')",
+        );
         let pending: Vec<i64> = store
             .conn
             .prepare("SELECT session_id FROM usage_pending ORDER BY 1")
@@ -1003,6 +1019,7 @@ mod tests {
                 max = i64::MAX
             ))
             .unwrap();
+        queue(&store, "VALUES (1)");
         assert_eq!(refresh(&store), 1);
         let day = store
             .usage_groups(UsageGrain::Day, &UsageQuery::default())

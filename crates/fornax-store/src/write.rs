@@ -224,6 +224,7 @@ impl Store {
             next_seq,
             summary,
             last_activity: HashMap::new(),
+            usage_sessions: HashSet::new(),
             replaced,
             copies: HashSet::new(),
             packer: crate::archive::Packer::default(),
@@ -286,6 +287,9 @@ pub struct SourceWriter<'c> {
     summary: WriteSummary,
     /// The latest item time per session seen in this transaction, written by `finish`.
     last_activity: HashMap<i64, String>,
+    /// Sessions whose usage rows this writer inserted or replaced: `finish` rebuilds their
+    /// rollup.
+    usage_sessions: HashSet<i64>,
     /// Archive keys the records a rebuild removed named, and the keys this writer's records
     /// name: a removed key nothing names any more is deleted by `finish`.
     replaced: HashSet<[u8; 32]>,
@@ -593,6 +597,8 @@ impl<'c> SourceWriter<'c> {
     fn put_usage(&mut self, u: &UsageFact) -> Result<(), StoreError> {
         let sid = self.session_id(&u.session)?;
         let record = self.record_id(&u.record)?;
+        // Only this session's row can change (a call stored in another session is kept there).
+        self.usage_sessions.insert(sid);
         let t = &u.tokens;
         let n = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
         self.tx
@@ -876,6 +882,11 @@ impl<'c> SourceWriter<'c> {
                 .execute(params![sid, at])?;
         }
         // The rollup of the sessions whose calls this source changed, committed with them.
+        for sid in &self.usage_sessions {
+            self.tx
+                .prepare_cached("INSERT OR IGNORE INTO usage_pending (session_id) VALUES (?1)")?
+                .execute([sid])?;
+        }
         crate::usage::refresh_usage_rollup(&self.tx)?;
         let adapter_state = adapter_state.map(|v| v.get().to_string());
         self.tx.execute(
