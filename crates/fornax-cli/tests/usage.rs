@@ -1,3 +1,4 @@
+#![allow(clippy::print_stdout)] // the corpus test says when it skips
 //! `fornax usage` counts a model call once whichever files carry it, and answers the same from
 //! its hourly rollup as from the calls themselves.
 
