@@ -232,3 +232,31 @@ fn the_home_comes_from_fornax_home_and_usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_stdin_left_open_ends_at_the_deadline_with_success() {
+    let (_dir, home) = scratch();
+    let started = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fornax-hook"))
+        .args(["--home", home.to_str().unwrap(), "claude"])
+        .env_remove("FORNAX_HOME")
+        .env("FORNAX_DAEMON_AUTOSTART", "0")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Half a payload, and the pipe stays open: the agent hung.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(br#"{"session_id":"s","#).unwrap();
+    let status = child.wait().unwrap();
+    let took = started.elapsed();
+    drop(stdin);
+    assert!(status.success(), "a hook at its deadline exits 0: {status}");
+    assert!(
+        took >= fornax_live::hook::HOOK_DEADLINE && took < std::time::Duration::from_secs(8),
+        "ended after {took:?}"
+    );
+    let log = std::fs::read_to_string(home.join("hook.log")).unwrap();
+    assert!(log.contains("hook deadline reached"), "{log}");
+    assert!(spooled(&home).is_empty(), "nothing half-read is recorded");
+}
