@@ -100,7 +100,7 @@ fn archive_path(cc: &str, archive: &str) -> Result<PathBuf, Skip> {
     // Asked for a file it cannot find, the compiler prints the bare name back.
     if !out.status.success() || !path.is_absolute() || !path.is_file() {
         return Err(Skip::Warn(format!(
-            "{archive} is not installed (glibc's static libraries)"
+            "{archive} is not installed (a static C library: glibc's or the C compiler's)"
         )));
     }
     // A path with spaces or parentheses would not parse in a linker script.
