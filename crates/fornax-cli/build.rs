@@ -70,6 +70,8 @@ fn static_hook() -> Result<(), Skip> {
         return Err(Skip::Quiet);
     }
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    // The start file of a static PIE: absent when glibc was built without static-pie support.
+    archive_path(&cc, "rcrt1.o")?;
     let dir = PathBuf::from(env("OUT_DIR")).join("static-hook");
     std::fs::create_dir_all(&dir)
         .map_err(|e| Skip::Warn(format!("creating {}: {e}", dir.display())))?;
@@ -89,7 +91,7 @@ fn static_hook() -> Result<(), Skip> {
     Ok(())
 }
 
-/// Where the C compiler finds `archive`, which must exist.
+/// Where the C compiler finds `archive` (or start file), which must exist.
 fn archive_path(cc: &str, archive: &str) -> Result<PathBuf, Skip> {
     let out = Command::new(cc)
         .arg(format!("-print-file-name={archive}"))
