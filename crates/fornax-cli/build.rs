@@ -10,8 +10,8 @@
 //! naming the static archives that stand in for it (those rustc itself uses with
 //! `+crt-static`).
 //!
-//! Falls back to the ordinary dynamic link, with a warning, when a static archive is not
-//! installed (glibc's static libraries are a separate package on some distributions); set
+//! Falls back to the ordinary dynamic link, with a warning, when a static archive or the
+//! static-PIE start file is not installed (glibc's static libraries are a separate package on some distributions); set
 //! `FORNAX_HOOK_LINK=dynamic` to ask for it. The choice reaches the package's crates as the
 //! compile-time variable `FORNAX_HOOK_LINK` (`static` or `dynamic`).
 
