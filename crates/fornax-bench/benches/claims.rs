@@ -5,9 +5,14 @@
 //!   tool calls, Markdown summaries with headings, bullets, checklists and tables, inline code
 //!   and fenced code blocks, pasted test logs, claims several to a sentence, hedges, plans and
 //!   admitted failures, and claims in the nine languages the extractor reads.
+//!
+//! With `FORNAX_CLAIMS_DUMP=<file>` the bench measures nothing: it writes every assertion
+//! (claims and non-claims) and every claim it extracts from both sets to that file, so that
+//! two builds of the extractor can be compared line by line (`bench/claims-diff.sh`).
+use std::fmt::Write as _;
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use fornax_bench::{agent_items, Rng};
 use fornax_types::{
     EvidenceStrength, Item, Provider, RecordRef, Role, Semantic, SemanticValue, SessionRef,
@@ -188,5 +193,36 @@ fn bench_claims(c: &mut Criterion) {
     group.finish();
 }
 
+/// Every assertion and claim of both sets, one text after another, as debug lines.
+fn dump(path: &str) -> std::io::Result<()> {
+    let mut out = String::new();
+    for (set, items) in [
+        ("final_answers", agent_items(11, 500)),
+        ("realistic_mix", realistic_mix(12)),
+    ] {
+        for item in &items {
+            let _ = writeln!(out, "## {set} {}", item.key);
+            if let SemanticValue::Text(t) = &item.semantic.value {
+                for a in fornax_verify::assertions(&t.text) {
+                    let _ = writeln!(out, "assertion {a:?}");
+                }
+            }
+            for c in fornax_verify::extract_claims(item) {
+                let _ = writeln!(out, "claim {c:?}");
+            }
+        }
+    }
+    std::fs::write(path, out)
+}
+
 criterion_group!(benches, bench_claims);
-criterion_main!(benches);
+
+fn main() -> std::io::Result<()> {
+    if let Ok(path) = std::env::var("FORNAX_CLAIMS_DUMP") {
+        return dump(&path)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {path}: {e}")));
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    Ok(())
+}

@@ -23,6 +23,7 @@ mod actor;
 mod i18n;
 pub mod lexicon;
 mod scope;
+mod screen;
 mod sections;
 mod targets;
 pub mod vocab;
@@ -166,6 +167,12 @@ static TRIGGER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// "Build fix: moved the server out of the bundle": an entry reporting the build fixed.
+static BUILD_FIX_LABEL: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r"^[\s*_]*((?:build|compile|compilation)\s+fix(?:es)?)[\s*_]*(?::|$)")
+        .expect("valid regex")
+});
+
 /// The longest sentence read for claims, in bytes.
 const MAX_SENTENCE: usize = 1200;
 
@@ -184,8 +191,15 @@ pub fn assertions(text: &str) -> Vec<Assertion> {
 }
 
 fn read(text: &str, keep_all: bool) -> Vec<Assertion> {
+    read_with(text, keep_all, true)
+}
+
+/// `screened`: skip the clauses of sentences the [`screen`] rejects (always, but for the test
+/// that shows the screen changes nothing).
+fn read_with(text: &str, keep_all: bool, screened: bool) -> Vec<Assertion> {
     let mut doc = Doc::new(text);
     doc.keep_all = keep_all;
+    doc.screened = screened;
     let sentences = sentences_in_blocks(text);
     let sections = sections::sections(text, &sentences);
     let mut per_sentence: Vec<Vec<Assertion>> = Vec::with_capacity(sentences.len());
@@ -267,6 +281,8 @@ struct Doc<'a> {
     depth: Vec<u16>,
     /// Keep assertions that are not claims (negated, hedged, planned, ...).
     keep_all: bool,
+    /// Skip the clauses of sentences that [`screen`] says hold none.
+    screened: bool,
 }
 
 type Found = (ClaimSubject, Span, ClaimTarget);
@@ -358,6 +374,7 @@ impl<'a> Doc<'a> {
             shields,
             depth,
             keep_all: false,
+            screened: true,
         }
     }
 
@@ -422,11 +439,6 @@ impl<'a> Doc<'a> {
             !(rest.starts_with(" path") || rest.starts_with("-path") || rest.starts_with(" case"))
         }));
         out.extend(self.build_verbs(span));
-        // "Build fix: moved the server out of the bundle": an entry reporting the build fixed.
-        static BUILD_FIX_LABEL: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-            Regex::new(r"^[\s*_]*((?:build|compile|compilation)\s+fix(?:es)?)[\s*_]*(?::|$)")
-                .expect("valid regex")
-        });
         if let Some(m) = self
             .lower
             .get(span.start..span.end)
@@ -1175,6 +1187,24 @@ impl<'a> Doc<'a> {
         kinds
     }
 
+    /// Whether the clauses of a sentence can hold an English assertion at all ([`screen`]).
+    fn may_assert(&self, sentence: Span) -> bool {
+        if !self.screened {
+            return true;
+        }
+        // `code` is sorted by start and its spans do not overlap.
+        let first_after = self.code.partition_point(|c| c.span.end <= sentence.start);
+        let has_code = self
+            .code
+            .get(first_after)
+            .is_some_and(|c| c.span.start < sentence.end);
+        screen::may_assert(
+            &self.lower[sentence.start..sentence.end],
+            &self.text[sentence.start..sentence.end],
+            has_code,
+        )
+    }
+
     fn tool_named(&self, region: Span) -> Option<String> {
         vocab::tool_named(&self.lower[region.start..region.end]).map(str::to_string)
     }
@@ -1216,7 +1246,11 @@ impl<'a> Doc<'a> {
             return out;
         }
         let mut previous: Option<ClauseContext> = None;
-        let clauses = self.clauses(sentence);
+        let clauses = if self.may_assert(sentence) {
+            self.clauses(sentence)
+        } else {
+            Vec::new()
+        };
         // "According to the issue, X was fixed and the tests were green": someone else's words
         // for the whole sentence.
         let carried = clauses
@@ -1224,10 +1258,11 @@ impl<'a> Doc<'a> {
             .filter(|&&(first, _)| self.marker(&REPORTED, first))
             .map(|_| Modality::Reported);
         // "47 passed and 2 failed": the clause with the passed count is not a success claim.
-        let failing_tally = self
-            .lower
-            .get(sentence.start..sentence.end)
-            .is_some_and(|t| scope::FAILING_TALLY.is_match(t));
+        let failing_tally = !clauses.is_empty()
+            && self
+                .lower
+                .get(sentence.start..sentence.end)
+                .is_some_and(|t| scope::FAILING_TALLY.is_match(t));
         for (i, &(clause, contrast)) in clauses.iter().enumerate() {
             let (mut found, context) = self.analyze(clause, previous.as_ref());
             if let Some(m) = carried {

@@ -18,6 +18,10 @@ static UNCHANGED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(?:no\s+changes?|unchanged|untouched|not\s+(?:modified|changed|touched)|read[- ]only|reference|deleted\s+upstream)\b").expect("valid regex")
 });
 
+/// A push range written without code quotes (`f95ca73..017b237`).
+pub(super) static BARE_RANGE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\b").expect("valid regex"));
+
 /// Other paths coordinated with the one before them (", `b.py` and `c.py`").
 static COORDINATED_CODE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?:\s*(?:,|and|or|&)\s*`x*`)+").expect("valid regex"));
@@ -355,9 +359,6 @@ impl Doc<'_> {
     pub(super) fn push_range(&self, region: Span, codes: &[usize]) -> Option<ClaimTarget> {
         static RANGE: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r"^[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}$").expect("valid regex")
-        });
-        static BARE_RANGE: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"\b[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\b").expect("valid regex")
         });
         let coded = codes
             .iter()
