@@ -4,11 +4,11 @@
 # Shows every difference in what two builds of Fornax extracted and judged, from the output
 # folders of two runs of the same scorer (bench/verify-bench.sh SET FORNAX A, or
 # verify-bench/real/score-real.sh FORNAX A): their findings.json, with each run's own folder
-# taken out of the source paths and the findings in a fixed order. A folder may also hold
-# claims.txt, every assertion and claim of the extraction bench's texts
-# (`FORNAX_CLAIMS_DUMP=A/claims.txt cargo bench -p fornax-bench --bench claims`), compared
-# line by line. Prints nothing and exits 0 when the two agree; prints the differences and
-# exits 1 otherwise.
+# taken out of the source paths, the time each verdict was computed left out, and the findings
+# in a fixed order. A folder may also hold claims.txt, every assertion and claim of the
+# extraction bench's texts (`FORNAX_CLAIMS_DUMP=A/claims.txt cargo bench -p fornax-bench
+# --bench claims`), compared line by line. Prints nothing and exits 0 when the two agree;
+# prints the differences and exits 1 otherwise.
 set -euo pipefail
 
 usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -27,7 +27,7 @@ def strip(v):
     if isinstance(v, list):
         return [strip(x) for x in v]
     if isinstance(v, dict):
-        return {k: strip(x) for k, x in v.items()}
+        return {k: strip(x) for k, x in v.items() if k != "computed_at"}
     return v
 findings = [strip(f) for f in data.get("findings", [])]
 findings.sort(key=lambda f: json.dumps(f, sort_keys=True))

@@ -22,6 +22,7 @@
 mod actor;
 mod i18n;
 pub mod lexicon;
+mod pattern;
 mod scope;
 mod screen;
 mod sections;
@@ -31,7 +32,7 @@ pub mod vocab;
 use fornax_types::{
     Claim, ClaimActor, ClaimQuantity, ClaimScope, ClaimSubject, ClaimTarget, Item, SemanticValue,
 };
-use regex::Regex;
+use pattern::Pattern;
 
 use crate::commands::{self, looks_like_command, CommandClass, CommandKind};
 use crate::paths::looks_like_file_path;
@@ -160,16 +161,16 @@ pub fn names_a_test(text: &str) -> bool {
 }
 
 /// Stems of every word a claim predicate is made of (see [`lexicon`]).
-static TRIGGER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-    Regex::new(
+static TRIGGER: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+    Pattern::new(
         "pass|green|clean|succe|patch|corregi|corrigi|arregl|rubocop|keine |build|built|compil|check|commit|push|creat|updat|add|wrote|writ|rewr|modif|edit|chang|fix|ran|run|execut|invok|exit|return|ok|lint|clippy|vet|fmt|format|ruff|mypy|test|spec|suite|✅|✔|☑|happy|satisf|silent|quiet|move|renam|refactor|implement|introduc|extend|adjust|tweak|touch|save|generat|replac|convert|migrat|extract|adapt|delet|remov|restructur|reorgani|simplif|document|amend|insert|append|populat|bump|pin|scaffold|stub|wire|rework|overhaul|correct|tighten|harden|expand|split|put|place|drop|through|complet|finish|no |new |zero|nothing|mirror|port|appl|revert|copied|guard|merge|rebase|opened|issue|crash|cloned|\\.\\.|^[\\s*_]*`|[^\\x00-\\x7f]|pasa|prueba|teste|cread|criei|criad|actuali|atuali|elimin|borr|removi|apag|exclu|supprim|ajout|erstellt|angelegt|aktualis|bearbeit|angepasst|bestand|bestehen|hice|fiz |poussé|gepusht|eingecheckt|live at|live on|up on|tidi|rais|lower|increas|decreas|reduc|loosen|relax|enabl|disabl|reorder|dedup|inlin|swap|switch|trim|polish|reword|annotat|erase|purg|regist|made",
     )
     .expect("valid regex")
 });
 
 /// "Build fix: moved the server out of the bundle": an entry reporting the build fixed.
-static BUILD_FIX_LABEL: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-    Regex::new(r"^[\s*_]*((?:build|compile|compilation)\s+fix(?:es)?)[\s*_]*(?::|$)")
+static BUILD_FIX_LABEL: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+    Pattern::new(r"^[\s*_]*((?:build|compile|compilation)\s+fix(?:es)?)[\s*_]*(?::|$)")
         .expect("valid regex")
 });
 
@@ -378,7 +379,7 @@ impl<'a> Doc<'a> {
         }
     }
 
-    fn matches(&self, re: &Regex, span: Span) -> Vec<Span> {
+    fn matches(&self, re: &Pattern, span: Span) -> Vec<Span> {
         let Some(hay) = self.lower.get(span.start..span.end) else {
             return Vec::new();
         };
@@ -388,7 +389,7 @@ impl<'a> Doc<'a> {
     }
 
     /// Whether a pattern matches anywhere in the span, shielded or not.
-    fn present(&self, re: &Regex, span: Span) -> bool {
+    fn present(&self, re: &Pattern, span: Span) -> bool {
         self.lower
             .get(span.start..span.end)
             .is_some_and(|h| re.is_match(h))
@@ -401,7 +402,7 @@ impl<'a> Doc<'a> {
     }
 
     /// A marker word that is not part of a shielding phrase.
-    fn marker(&self, re: &Regex, span: Span) -> bool {
+    fn marker(&self, re: &Pattern, span: Span) -> bool {
         self.matches(re, span)
             .into_iter()
             .any(|m| !self.shielded(m))
@@ -414,8 +415,8 @@ impl<'a> Doc<'a> {
             let rest = self.lower.get(m.end..span.end).unwrap_or("");
             // "pass across the FFI boundary" hands a value over; "pass across all packages"
             // (every, each, both, the board) is a result over a scope.
-            static ACROSS_SCOPE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-                Regex::new(r"^\s+across\s+(?:all|every|each|both|the\s+(?:board|whole|entire|workspace|repo|monorepo|project)|\d+)\b")
+            static ACROSS_SCOPE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+                Pattern::new(r"^\s+across\s+(?:all|every|each|both|the\s+(?:board|whole|entire|workspace|repo|monorepo|project)|\d+)\b")
                     .expect("valid regex")
             });
             if !PASS_NOT_FOLLOWED_BY.is_match(rest) || ACROSS_SCOPE.is_match(rest) {
@@ -471,9 +472,9 @@ impl<'a> Doc<'a> {
                         c.is_whitespace() || matches!(c, '*' | '_' | '✅' | '✔' | '☑' | '-')
                     })
                     .is_empty();
-                static OPENING_FOLLOW: std::sync::LazyLock<Regex> =
+                static OPENING_FOLLOW: std::sync::LazyLock<Pattern> =
                     std::sync::LazyLock::new(|| {
-                        Regex::new(r"^(?:\s*$|\s*[.!]|\s+(?:successfully|cleanly|fine|without|with\s+(?:no|zero|0)|ok|green|again|now)\b)")
+                        Pattern::new(r"^(?:\s*$|\s*[.!]|\s+(?:successfully|cleanly|fine|without|with\s+(?:no|zero|0)|ok|green|again|now)\b)")
                             .expect("valid regex")
                     });
                 let noun = BUILDS_AS_NOUN.is_match(before);
@@ -510,8 +511,8 @@ impl<'a> Doc<'a> {
     /// The clauses of a sentence, each with whether a contrast ("but", "while", "although")
     /// joins it to the next one.
     fn clauses(&self, sentence: Span) -> Vec<(Span, bool)> {
-        static SEPARATOR: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-            Regex::new(r";\s+|\s+[—–-]\s+|\s+--\s+|:\s+|,\s+(?:and|but|while|whereas|although|though|so|plus|then|yet)\s+|\s+(?:and|but|then|yet|plus)\s+|,\s+")
+        static SEPARATOR: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+            Pattern::new(r";\s+|\s+[—–-]\s+|\s+--\s+|:\s+|,\s+(?:and|but|while|whereas|although|though|so|plus|then|yet)\s+|\s+(?:and|but|then|yet|plus)\s+|,\s+")
                 .expect("valid regex")
         });
         let cands: Vec<(Span, bool)> = self
@@ -586,8 +587,8 @@ impl<'a> Doc<'a> {
             // A bare comma joins two clauses ("Tests passed, no regressions") unless the first
             // is subordinate ("After the tests pass, I'll push").
             let bare_comma = sep == ",";
-            static SUBORDINATE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-                Regex::new(r"^[\s*_]*(?:if|when|whenever|once|as\s+soon\s+as|after|before|until|unless|although|though|while|since|because|provided|given|assuming|apart\s+from|aside\s+from|except|besides|other\s+than|with\s+the\s+exception\s+of)\b")
+            static SUBORDINATE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+                Pattern::new(r"^[\s*_]*(?:if|when|whenever|once|as\s+soon\s+as|after|before|until|unless|although|though|while|since|because|provided|given|assuming|apart\s+from|aside\s+from|except|besides|other\s+than|with\s+the\s+exception\s+of)\b")
                     .expect("valid regex")
             });
             let starts_with_count = |span: Span| {
@@ -636,7 +637,7 @@ impl<'a> Doc<'a> {
 
     /// Subjects a clause talks about, whether or not it claims success.
     fn mentioned_kinds(&self, region: Span) -> Vec<ClaimSubject> {
-        let has = |re: &Regex| !self.matches(re, region).is_empty();
+        let has = |re: &Pattern| !self.matches(re, region).is_empty();
         let mut kinds = Vec::new();
         let code_kind = |k: CommandKind| {
             self.codes_in(region)
@@ -712,8 +713,8 @@ impl<'a> Doc<'a> {
     /// The clause up to a relative or causal clause ("where", "which", "because") that follows
     /// its predicate.
     fn main_part(&self, region: Span) -> Span {
-        static RELATIVE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-            Regex::new(r"\b(?:where|which|because|since|whereas)\b").expect("valid regex")
+        static RELATIVE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+            Pattern::new(r"\b(?:where|which|because|since|whereas)\b").expect("valid regex")
         });
         for m in self.matches(&RELATIVE, region) {
             let before = Span::new(region.start, m.start);
@@ -1098,7 +1099,7 @@ impl<'a> Doc<'a> {
 
     fn word_subjects(&self, region: Span, successes: &[Span]) -> Vec<ClaimSubject> {
         let mut kinds = Vec::new();
-        let has = |re: &Regex| !self.matches(re, region).is_empty();
+        let has = |re: &Pattern| !self.matches(re, region).is_empty();
         // A check mark alone in front of a description marks a feature as done ("✅ Builds a
         // dependency graph"); only a short result phrase ("✅ Tests", "✅ Build") is a claim.
         let marks_only = successes
@@ -1173,8 +1174,8 @@ impl<'a> Doc<'a> {
             && kinds.contains(&ClaimSubject::BuildResult)
             && !build_verb
         {
-            static PLACE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-                Regex::new(r"\b(?:in|on|for|with|against|using|during|of|after|before|from)\s+(?:the\s+|a\s+|an\s+|this\s+|our\s+|\w+\s+){0,2}$").expect("valid regex")
+            static PLACE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+                Pattern::new(r"\b(?:in|on|for|with|against|using|during|of|after|before|from)\s+(?:the\s+|a\s+|an\s+|this\s+|our\s+|\w+\s+){0,2}$").expect("valid regex")
             });
             let all_places = self.matches(&BUILD_WORD, region).iter().all(|b| {
                 let before = &self.lower[region.start..b.start];
@@ -1483,8 +1484,8 @@ fn categorize(inner: &str) -> CodeCat {
     if looks_like_command(t) {
         return CodeCat::Command(commands::classify_command(t));
     }
-    static TEST_ID: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-        Regex::new(r"^(?:test_\w+|Test[A-Z0-9_]\w*|\w+_test|\w+(?:::\w+)*::tests?::\w+|[\w.]+\.(?:test|spec)\.[jt]sx?|\w+Test|\w+Spec)(?:\[[^\]]*\])?(?:\(\))?$").expect("valid regex")
+    static TEST_ID: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+        Pattern::new(r"^(?:test_\w+|Test[A-Z0-9_]\w*|\w+_test|\w+(?:::\w+)*::tests?::\w+|[\w.]+\.(?:test|spec)\.[jt]sx?|\w+Test|\w+Spec)(?:\[[^\]]*\])?(?:\(\))?$").expect("valid regex")
     });
     if TEST_ID.is_match(t) {
         return CodeCat::TestName;
@@ -1515,8 +1516,8 @@ fn suite_scope_word(lower: &str) -> Option<&'static str> {
 
 /// `"..."` / `“...”` spans on one line.
 fn quoted_spans(text: &str) -> Vec<Span> {
-    static QUOTED: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-        Regex::new(r#""[^"\n]{2,200}"|“[^”\n]{2,200}”"#).expect("valid regex")
+    static QUOTED: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+        Pattern::new(r#""[^"\n]{2,200}"|“[^”\n]{2,200}”"#).expect("valid regex")
     });
     QUOTED
         .find_iter(text)

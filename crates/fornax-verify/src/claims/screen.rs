@@ -15,6 +15,8 @@ use std::sync::LazyLock;
 
 use regex::{Regex, RegexSet};
 
+use super::pattern::Pattern;
+
 use super::lexicon::*;
 use super::targets::BARE_RANGE;
 use super::BUILD_FIX_LABEL;
@@ -24,7 +26,7 @@ use crate::paths::BARE_FILE_NAMES;
 /// code or a path: the success predicates of `Doc::successes`, the commit, push and
 /// delete words, pushes shown as ranges, pushes in words, actions and commit nouns (a commit
 /// by someone else).
-fn needed() -> Vec<&'static Regex> {
+fn needed() -> Vec<&'static Pattern> {
     vec![
         &PASS_WORD,
         &PASSING,
