@@ -388,6 +388,12 @@ impl<'a> Doc<'a> {
             .collect()
     }
 
+    /// The first match of a pattern in the span.
+    fn first_match(&self, re: &Pattern, span: Span) -> Option<Span> {
+        let m = re.find(self.lower.get(span.start..span.end)?)?;
+        Some(Span::new(span.start + m.start(), span.start + m.end()))
+    }
+
     /// Whether a pattern matches anywhere in the span, shielded or not.
     fn present(&self, re: &Pattern, span: Span) -> bool {
         self.lower
@@ -403,9 +409,11 @@ impl<'a> Doc<'a> {
 
     /// A marker word that is not part of a shielding phrase.
     fn marker(&self, re: &Pattern, span: Span) -> bool {
-        self.matches(re, span)
-            .into_iter()
-            .any(|m| !self.shielded(m))
+        let Some(hay) = self.lower.get(span.start..span.end) else {
+            return false;
+        };
+        re.find_iter(hay)
+            .any(|m| !self.shielded(Span::new(span.start + m.start(), span.start + m.end())))
     }
 
     /// Positions where the clause says something succeeded.
@@ -505,7 +513,7 @@ impl<'a> Doc<'a> {
             .any(|re| self.marker(re, span))
             || [&*FILE_VERB, &*RAN, &*COMMITTED, &*PUSHED]
                 .iter()
-                .any(|re| !self.matches(re, span).is_empty())
+                .any(|re| self.present(re, span))
     }
 
     /// The clauses of a sentence, each with whether a contrast ("but", "while", "although")
@@ -637,7 +645,7 @@ impl<'a> Doc<'a> {
 
     /// Subjects a clause talks about, whether or not it claims success.
     fn mentioned_kinds(&self, region: Span) -> Vec<ClaimSubject> {
-        let has = |re: &Pattern| !self.matches(re, region).is_empty();
+        let has = |re: &Pattern| self.present(re, region);
         let mut kinds = Vec::new();
         let code_kind = |k: CommandKind| {
             self.codes_in(region)
@@ -732,7 +740,7 @@ impl<'a> Doc<'a> {
         previous: Option<&ClauseContext>,
     ) -> (Vec<Assertion>, ClauseContext) {
         // Text after a purpose marker ("to make sure ...", "so that ...") is not a report.
-        let region = match self.matches(&PURPOSE, clause).first() {
+        let region = match self.first_match(&PURPOSE, clause) {
             Some(m) => Span::new(clause.start, m.start).trim(self.text),
             None => clause,
         };
@@ -1099,7 +1107,7 @@ impl<'a> Doc<'a> {
 
     fn word_subjects(&self, region: Span, successes: &[Span]) -> Vec<ClaimSubject> {
         let mut kinds = Vec::new();
-        let has = |re: &Pattern| !self.matches(re, region).is_empty();
+        let has = |re: &Pattern| self.present(re, region);
         // A check mark alone in front of a description marks a feature as done ("✅ Builds a
         // dependency graph"); only a short result phrase ("✅ Tests", "✅ Build") is a claim.
         let marks_only = successes

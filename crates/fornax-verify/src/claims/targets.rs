@@ -290,7 +290,7 @@ impl Doc<'_> {
     /// "Removed the old scripts", "deleted the temporary files": a deletion of files the
     /// clause does not name.
     fn pathless_deletion(&self, region: Span) -> Option<Span> {
-        let verb = self.matches(&DELETE_VERB, region).into_iter().next()?;
+        let verb = self.first_match(&DELETE_VERB, region)?;
         // The agent's own act, said as such: the verb opens the clause ("Removed the old
         // scripts", "I deleted the temp files"), not "there are some deleted files".
         let head = self.lower.get(region.start..verb.start)?;
@@ -367,7 +367,7 @@ impl Doc<'_> {
         let coded = codes
             .iter()
             .any(|&ci| RANGE.is_match(&self.code[ci].content));
-        if !coded && self.matches(&BARE_RANGE, region).is_empty() {
+        if !coded && !self.present(&BARE_RANGE, region) {
             return None;
         }
         let target = self.remote_and_branch(region);
@@ -544,7 +544,7 @@ impl Doc<'_> {
 
     pub(super) fn push_target(&self, region: Span, codes: &[usize]) -> ClaimTarget {
         let mut target = ClaimTarget::default();
-        let Some(pushed) = self.matches(&PUSHED, region).into_iter().next() else {
+        let Some(pushed) = self.first_match(&PUSHED, region) else {
             return target;
         };
         let after = Span::new(pushed.end, region.end);
