@@ -55,7 +55,7 @@ impl std::fmt::Debug for Packer {
 }
 
 impl Packer {
-    fn compress(&mut self, bytes: &[u8]) -> Result<Vec<u8>, StoreError> {
+    pub(crate) fn compress(&mut self, bytes: &[u8]) -> Result<Vec<u8>, StoreError> {
         let failed = |e: std::io::Error| StoreError::Archive {
             what: "compress",
             detail: e.to_string(),

@@ -124,7 +124,13 @@ impl Store {
                         blocks: r.get(12)?,
                     },
                     next_position: r.get::<_, i64>(8)? as u64,
-                    adapter_state: r.get(9)?,
+                    adapter_state: crate::packed::unpack(r.get_ref(9)?).map_err(|e| {
+                        rusqlite::Error::FromSqlConversionFailure(
+                            9,
+                            rusqlite::types::Type::Blob,
+                            Box::new(e),
+                        )
+                    })?,
                     status: r.get(10)?,
                 })
             })
@@ -637,7 +643,7 @@ impl<'c> SourceWriter<'c> {
         let hash = blake3::hash(body.as_bytes());
         let existing: Option<(i64, i64)> = self
             .tx
-            .prepare_cached("SELECT id, indexed FROM text WHERE hash = ?1")?
+            .prepare_cached("SELECT id, indexed FROM text_store WHERE hash = ?1")?
             .query_row([&hash.as_bytes()[..]], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
         // `indexed`: 1 searchable. A searchable text enters the FTS index through
@@ -647,15 +653,18 @@ impl<'c> SourceWriter<'c> {
                 let newly = index && indexed == 0;
                 if newly {
                     self.tx
-                        .prepare_cached("UPDATE text SET indexed = 1 WHERE id = ?1")?
+                        .prepare_cached("UPDATE text_store SET indexed = 1 WHERE id = ?1")?
                         .execute([id])?;
                 }
                 (id, newly)
             }
             None => {
+                let packed = crate::packed::pack(&mut self.packer, body)?;
                 self.tx
-                    .prepare_cached("INSERT INTO text (hash, body, indexed) VALUES (?1, ?2, ?3)")?
-                    .execute(params![&hash.as_bytes()[..], body, index])?;
+                    .prepare_cached(
+                        "INSERT INTO text_store (hash, body, indexed) VALUES (?1, ?2, ?3)",
+                    )?
+                    .execute(params![&hash.as_bytes()[..], packed, index])?;
                 (self.tx.last_insert_rowid(), index)
             }
         };
@@ -833,7 +842,7 @@ impl<'c> SourceWriter<'c> {
     /// adapter's state can hold native text, so it is redacted like the rest).
     #[allow(clippy::too_many_arguments)]
     pub fn finish(
-        self,
+        mut self,
         cursor: &SourceCursor,
         next_position: u64,
         adapter_state: Option<&Redacted<serde_json::Value>>,
@@ -875,7 +884,9 @@ impl<'c> SourceWriter<'c> {
                 )?
                 .execute(params![sid, at])?;
         }
-        let adapter_state = adapter_state.map(|v| v.get().to_string());
+        let adapter_state = adapter_state
+            .map(|v| crate::packed::pack(&mut self.packer, &v.get().to_string()))
+            .transpose()?;
         self.tx.execute(
             "UPDATE source SET inode = ?2, size = ?3, mtime_ns = ?4, prefix_len = ?5, prefix_fp = ?6,
                  cursor = ?7, next_position = ?8, adapter_state = ?9,
