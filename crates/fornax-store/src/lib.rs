@@ -31,6 +31,7 @@
 //!   schema is checked before any row is read.
 
 mod archive;
+mod dictionary;
 mod error;
 mod foreign;
 mod listing;

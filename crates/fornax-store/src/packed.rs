@@ -292,6 +292,7 @@ mod tests {
                 "DROP VIEW text;
                  ALTER TABLE text_store RENAME TO text;
                  UPDATE text SET body = unpacked(body);
+                 DROP TABLE archive_dict;
                  UPDATE source SET adapter_state = unpacked(adapter_state);
                  PRAGMA user_version = 8;",
             )

@@ -239,6 +239,10 @@ impl Store {
                  (SELECT archived FROM record WHERE archived IS NOT NULL)")?;
         out.archived =
             del("DELETE FROM archive_blob WHERE hash IN (SELECT hash FROM forget_blob)")?;
+        // The archive's dictionaries may hold fragments of the forgotten copies.
+        if out.archived > 0 {
+            crate::dictionary::retire(&tx)?;
+        }
         // Texts no remaining item shares: out of the full-text index first (only those the
         // index holds: indexed and no longer pending), then out of the table.
         del("DELETE FROM forget_text WHERE id IN (SELECT text_id FROM item WHERE text_id IS NOT NULL)")?;
@@ -338,6 +342,12 @@ impl Store {
             }
         }
         let (read, changed) = self.redact_archive_again(redactor, batch, &mut counts)?;
+        // A dictionary trained on copies that held a secret may hold it too.
+        if changed > 0 {
+            let tx = self.conn.transaction()?;
+            crate::dictionary::retire(&tx)?;
+            tx.commit()?;
+        }
         out.values += read;
         out.changed += changed;
         for (kind, n) in counts.iter() {

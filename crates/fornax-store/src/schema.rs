@@ -361,7 +361,9 @@ ALTER TABLE record ADD COLUMN byte_len INTEGER;
 // as one zstd frame each (`crate::packed`). `text` becomes a view over `text_store` that reads
 // bodies through `unpacked()`, so the FTS5 index (external content `text`), `fornax query` and
 // every reader keep seeing plain text; rows are packed in place, with the same ids, so the
-// FTS5 index stays valid as it is.
+// FTS5 index stays valid as it is. `archive_dict` holds the archive's trained zstd
+// dictionaries, one per provider (`crate::dictionary`); copies written before one existed
+// stay as they are.
 const V9: &str = r#"
 ALTER TABLE text RENAME TO text_store;
 CREATE VIEW text (id, hash, body, indexed) AS
@@ -369,6 +371,11 @@ CREATE VIEW text (id, hash, body, indexed) AS
 UPDATE text_store SET body = packed(body) WHERE typeof(body) = 'text' AND length(CAST(body AS BLOB)) >= 256;
 UPDATE source SET adapter_state = packed(adapter_state)
     WHERE typeof(adapter_state) = 'text' AND length(CAST(adapter_state AS BLOB)) >= 256;
+CREATE TABLE archive_dict (
+    provider    TEXT NOT NULL UNIQUE,
+    dict_id     INTEGER UNIQUE,
+    body        BLOB NOT NULL
+);
 "#;
 
 /// Brings the schema to [`SCHEMA_VERSION`]. Callers hold the store-writer lock; each step also

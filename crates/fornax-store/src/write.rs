@@ -217,6 +217,7 @@ impl Store {
         if rebuild {
             replaced = reset_source(&tx, source_id, &mut summary)?;
         }
+        let archiver = crate::dictionary::packer_for(&tx, &spec.provider)?;
         let next_seq: i64 =
             tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM item", [], |r| {
                 r.get(0)
@@ -233,6 +234,7 @@ impl Store {
             replaced,
             copies: HashSet::new(),
             packer: crate::archive::Packer::default(),
+            archiver,
         })
     }
 }
@@ -296,7 +298,10 @@ pub struct SourceWriter<'c> {
     /// name: a removed key nothing names any more is deleted by `finish`.
     replaced: HashSet<[u8; 32]>,
     copies: HashSet<[u8; 32]>,
+    /// Packs texts and the adapter's checkpoint (`crate::packed`): no dictionary.
     packer: crate::archive::Packer,
+    /// Packs archived copies, with the provider's dictionary when it has one.
+    archiver: crate::archive::Packer,
 }
 
 /// Moves the primary text of a value out (it is stored once, deduplicated, in `text`).
@@ -395,7 +400,7 @@ impl<'c> SourceWriter<'c> {
         let archived = match copy {
             Some(value) => {
                 let copy = crate::archive::Copy::of(value)?;
-                if crate::archive::put(&self.tx, &mut self.packer, &copy)? {
+                if crate::archive::put(&self.tx, &mut self.archiver, &copy)? {
                     self.summary.archived += 1;
                 }
                 if !self.replaced.is_empty() {
