@@ -133,20 +133,15 @@ pub(crate) fn open_copy(
 ) -> ArchivedCopy {
     let cap = usize::try_from(raw_len).unwrap_or(0);
     let bytes = match zstd::zstd_safe::get_dict_id_from_frame(body) {
-        None => zstd::bulk::decompress(body, cap),
-        Some(id) => match dicts.get(id.get()) {
-            Ok(Some(dict)) => zstd::bulk::Decompressor::with_dictionary(dict)
-                .and_then(|mut d| d.decompress(body, cap)),
-            Ok(None) => {
-                return ArchivedCopy::Damaged(format!("its dictionary {} is not stored", id.get()))
-            }
-            Err(e) => return ArchivedCopy::Damaged(format!("its dictionary cannot be read: {e}")),
-        },
+        None => {
+            zstd::bulk::decompress(body, cap).map_err(|e| format!("it does not decompress: {e}"))
+        }
+        Some(id) => dicts.decompress(id.get(), body, cap),
     };
     match bytes {
         Ok(bytes) if blake3::hash(&bytes).as_bytes()[..] == *hash => ArchivedCopy::Intact(bytes),
         Ok(_) => ArchivedCopy::Damaged("its bytes do not hash to its key".into()),
-        Err(e) => ArchivedCopy::Damaged(format!("it does not decompress: {e}")),
+        Err(e) => ArchivedCopy::Damaged(e),
     }
 }
 

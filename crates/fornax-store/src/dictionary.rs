@@ -31,10 +31,10 @@ const SAMPLES: i64 = 2_000;
 /// Largest dictionary (zstd's own default size).
 const MAX_DICT: usize = 112_640;
 
-/// Dictionaries by id, read once per use.
+/// Dictionaries by id, each read and loaded into a decompression context once per use.
 pub(crate) struct Dictionaries<'c> {
     conn: &'c Connection,
-    cache: HashMap<u32, Option<Vec<u8>>>,
+    cache: HashMap<u32, Option<zstd::bulk::Decompressor<'static>>>,
 }
 
 impl<'c> Dictionaries<'c> {
@@ -45,16 +45,35 @@ impl<'c> Dictionaries<'c> {
         }
     }
 
-    pub(crate) fn get(&mut self, id: u32) -> Result<Option<&[u8]>, StoreError> {
+    /// Decompresses a frame made with dictionary `id` into at most `cap` bytes; an error says
+    /// why it cannot (the dictionary is not stored, or the frame does not decompress).
+    pub(crate) fn decompress(
+        &mut self,
+        id: u32,
+        frame: &[u8],
+        cap: usize,
+    ) -> Result<Vec<u8>, String> {
         if !self.cache.contains_key(&id) {
             let body: Option<Vec<u8>> = self
                 .conn
-                .prepare_cached("SELECT body FROM archive_dict WHERE dict_id = ?1")?
-                .query_row([i64::from(id)], |r| r.get(0))
-                .optional()?;
-            self.cache.insert(id, body);
+                .prepare_cached("SELECT body FROM archive_dict WHERE dict_id = ?1")
+                .and_then(|mut s| s.query_row([i64::from(id)], |r| r.get(0)).optional())
+                .map_err(|e| format!("its dictionary cannot be read: {e}"))?;
+            let ctx = match body {
+                Some(dict) => Some(
+                    zstd::bulk::Decompressor::with_dictionary(&dict)
+                        .map_err(|e| format!("its dictionary does not load: {e}"))?,
+                ),
+                None => None,
+            };
+            self.cache.insert(id, ctx);
         }
-        Ok(self.cache.get(&id).and_then(|b| b.as_deref()))
+        match self.cache.get_mut(&id).and_then(|c| c.as_mut()) {
+            Some(ctx) => ctx
+                .decompress(frame, cap)
+                .map_err(|e| format!("it does not decompress: {e}")),
+            None => Err(format!("its dictionary {id} is not stored")),
+        }
     }
 }
 

@@ -41,8 +41,7 @@ pub(crate) fn unpack(value: ValueRef<'_>) -> Result<Option<String>, StoreError> 
             .map(Some)
             .map_err(|e| damaged(t.len(), &e.to_string())),
         ValueRef::Blob(b) => {
-            let bytes =
-                zstd::stream::decode_all(b).map_err(|e| damaged(b.len(), &e.to_string()))?;
+            let bytes = decompress(b).map_err(|e| damaged(b.len(), &e))?;
             String::from_utf8(bytes)
                 .map(Some)
                 .map_err(|e| damaged(b.len(), &e.to_string()))
@@ -50,6 +49,32 @@ pub(crate) fn unpack(value: ValueRef<'_>) -> Result<Option<String>, StoreError> 
         ValueRef::Integer(i) => Ok(Some(i.to_string())),
         ValueRef::Real(r) => Ok(Some(r.to_string())),
     }
+}
+
+/// Largest text a frame may say it holds.
+const MAX_UNPACKED: u64 = 1 << 30;
+
+thread_local! {
+    /// One decompression context per thread, kept: setting one up costs more than
+    /// decompressing a typical text (verification reads tool outputs one at a time).
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+fn decompress(frame: &[u8]) -> Result<Vec<u8>, String> {
+    let size = match zstd::zstd_safe::get_frame_content_size(frame) {
+        Ok(Some(n)) if n <= MAX_UNPACKED => n as usize,
+        Ok(Some(n)) => return Err(format!("it says it holds {n} bytes")),
+        Ok(None) | Err(_) => return Err("it is not a zstd frame with its size".into()),
+    };
+    DECOMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let ctx = match slot.as_mut() {
+            Some(ctx) => ctx,
+            None => slot.insert(zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?),
+        };
+        ctx.decompress(frame, size).map_err(|e| e.to_string())
+    })
 }
 
 fn damaged(len: usize, detail: &str) -> StoreError {
