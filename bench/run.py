@@ -312,6 +312,25 @@ def hook_payloads(n: int, transcript: str, cwd: str) -> list[bytes]:
     return out
 
 
+def elf_link(path: str) -> str:
+    """`static` when an ELF executable names no interpreter (PT_INTERP), else `dynamic`;
+    `unknown` when it is not a 64-bit little-endian ELF file."""
+    import struct
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+            if head[:4] != b"\x7fELF" or head[4] != 2 or head[5] != 1:
+                return "unknown"
+            phoff, = struct.unpack_from("<Q", head, 0x20)
+            phentsize, phnum = struct.unpack_from("<HH", head, 0x36)
+            f.seek(phoff)
+            table = f.read(phentsize * phnum)
+    except OSError:
+        return "unknown"
+    types = [struct.unpack_from("<I", table, i * phentsize)[0] for i in range(phnum)]
+    return "dynamic" if 3 in types else "static"
+
+
 def measure_hooks(fx: Fornax, n: int, out: str, hook_bin: str | None) -> dict:
     """Hook latency, daemon down then up. Each loop interleaves, payload by payload, spawning
     /bin/true, `fornax hook claude` and (when built) `fornax-hook claude`, so that every
@@ -321,7 +340,7 @@ def measure_hooks(fx: Fornax, n: int, out: str, hook_bin: str | None) -> dict:
     transcript = os.path.join(work, "b3c1d2e4-0000-4000-8000-000000000001.jsonl")
     open(transcript, "a").close()
     payloads = hook_payloads(n, transcript, "/home/dev/bench")
-    result: dict = {"warmup_calls": WARMUP, "hook_binary": hook_bin}
+    result: dict = {"warmup_calls": WARMUP, "hook_binary": hook_bin, "hook_binary_link": elf_link(hook_bin) if hook_bin else None}
     true_bin = shutil.which("true") or "/bin/true"
     commands = {"fornax": [fx.binary, "hook", "claude"]}
     if hook_bin:
@@ -577,8 +596,17 @@ def hook_rows(h: dict | None, row) -> None:
     row("`fornax hook claude`, daemon down", fmt_lat(h["daemon_down"]))
     row("`fornax hook claude`, daemon up", fmt_lat(h["daemon_up"]))
     if "hook_binary_daemon_down" in h:
-        row("`fornax-hook claude`, daemon down", fmt_lat(h["hook_binary_daemon_down"]))
-        row("`fornax-hook claude`, daemon up", fmt_lat(h["hook_binary_daemon_up"]))
+        link = f" ({h['hook_binary_link']} binary)" if h.get("hook_binary_link") else ""
+        row(f"`fornax-hook claude`{link}, daemon down", fmt_lat(h["hook_binary_daemon_down"]))
+        row(f"`fornax-hook claude`{link}, daemon up", fmt_lat(h["hook_binary_daemon_up"]))
+        # The target is relative to spawning /bin/true in the same loop.
+        ratios = []
+        for state, true_key in (("down", "spawn_true"), ("up", "spawn_true_up")):
+            hook, true = h.get(f"hook_binary_daemon_{state}", {}), h.get(true_key, {})
+            if "p50_ms" in hook and true.get("p50_ms"):
+                ratios.append(f"daemon {state} {hook['p50_ms'] / true['p50_ms']:.2f}×")
+        if ratios:
+            row("`fornax-hook` p50 ÷ `/bin/true` p50", ", ".join(ratios))
 
 
 def hooks_report(res: dict) -> str:

@@ -5,9 +5,16 @@
 //!   tool calls, Markdown summaries with headings, bullets, checklists and tables, inline code
 //!   and fenced code blocks, pasted test logs, claims several to a sentence, hedges, plans and
 //!   admitted failures, and claims in the nine languages the extractor reads.
+//!
+//! With `FORNAX_CLAIMS_DUMP=<file>` the bench measures nothing: it writes every assertion
+//! (claims and non-claims) and every claim it extracts from both sets to that file, so that
+//! two builds of the extractor can be compared line by line (`bench/claims-diff.sh`). With
+//! `FORNAX_CLAIMS_CPU=<file>` it extracts each set five times and writes the median on-CPU
+//! time and throughput, which other processes sharing the cores do not inflate.
+use std::fmt::Write as _;
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use fornax_bench::{agent_items, Rng};
 use fornax_types::{
     EvidenceStrength, Item, Provider, RecordRef, Role, Semantic, SemanticValue, SessionRef,
@@ -188,5 +195,76 @@ fn bench_claims(c: &mut Criterion) {
     group.finish();
 }
 
+/// Every assertion and claim of both sets, one text after another, as debug lines.
+fn dump(path: &str) -> std::io::Result<()> {
+    let mut out = String::new();
+    for (set, items) in [
+        ("final_answers", agent_items(11, 500)),
+        ("realistic_mix", realistic_mix(12)),
+    ] {
+        for item in &items {
+            let _ = writeln!(out, "## {set} {}", item.key);
+            if let SemanticValue::Text(t) = &item.semantic.value {
+                for a in fornax_verify::assertions(&t.text) {
+                    let _ = writeln!(out, "assertion {a:?}");
+                }
+            }
+            for c in fornax_verify::extract_claims(item) {
+                let _ = writeln!(out, "claim {c:?}");
+            }
+        }
+    }
+    std::fs::write(path, out)
+}
+
+/// On-CPU time of this thread, in nanoseconds (`/proc/thread-self/schedstat`): unlike wall
+/// time, it does not grow when other processes share the cores.
+fn cpu_ns() -> std::io::Result<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat")?;
+    stat.split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| std::io::Error::other(format!("unreadable schedstat: {stat:?}")))
+}
+
+/// Each set extracted `runs` times; per set, the median on-CPU time of one pass and the
+/// throughput it gives, as lines of text.
+fn cpu_report(runs: usize) -> std::io::Result<String> {
+    let mut out = String::new();
+    for (set, items) in [
+        ("final_answers", agent_items(11, 500)),
+        ("realistic_mix", realistic_mix(12)),
+    ] {
+        let bytes = text_bytes(&items);
+        let mut times = Vec::with_capacity(runs);
+        extract_all(&items);
+        for _ in 0..runs {
+            let start = cpu_ns()?;
+            black_box(extract_all(&items));
+            times.push(cpu_ns()? - start);
+        }
+        times.sort_unstable();
+        let median = times[times.len() / 2] as f64 / 1e9;
+        let _ = writeln!(
+            out,
+            "{set}: {bytes} B, {runs} runs, median on-CPU {median:.4} s, {:.2} MiB/s",
+            bytes as f64 / median / (1024.0 * 1024.0)
+        );
+    }
+    Ok(out)
+}
+
 criterion_group!(benches, bench_claims);
-criterion_main!(benches);
+
+fn main() -> std::io::Result<()> {
+    if let Ok(path) = std::env::var("FORNAX_CLAIMS_DUMP") {
+        return dump(&path)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {path}: {e}")));
+    }
+    if let Ok(path) = std::env::var("FORNAX_CLAIMS_CPU") {
+        return cpu_report(5).and_then(|report| std::fs::write(&path, report));
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    Ok(())
+}

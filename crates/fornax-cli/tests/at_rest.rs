@@ -360,7 +360,7 @@ fn stored_strings(home: &Path) -> String {
         "SELECT payload FROM evidence",
         "SELECT extension FROM evidence",
         "SELECT body FROM capability",
-        "SELECT adapter_state FROM source",
+        "SELECT unpacked(adapter_state) FROM source",
         "SELECT text FROM claim",
         "SELECT target FROM claim",
         "SELECT rationale FROM finding",

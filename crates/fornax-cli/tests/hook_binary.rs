@@ -232,3 +232,90 @@ fn the_home_comes_from_fornax_home_and_usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_stdin_left_open_ends_at_the_deadline_with_success() {
+    let (_dir, home) = scratch();
+    let started = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fornax-hook"))
+        .args(["--home", home.to_str().unwrap(), "claude"])
+        .env_remove("FORNAX_HOME")
+        .env("FORNAX_DAEMON_AUTOSTART", "0")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Half a payload, and the pipe stays open: the agent hung.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(br#"{"session_id":"s","#).unwrap();
+    let status = child.wait().unwrap();
+    let took = started.elapsed();
+    drop(stdin);
+    assert!(status.success(), "a hook at its deadline exits 0: {status}");
+    assert!(
+        took >= fornax_live::hook::HOOK_DEADLINE && took < std::time::Duration::from_secs(8),
+        "ended after {took:?}"
+    );
+    let log = std::fs::read_to_string(home.join("hook.log")).unwrap();
+    assert!(log.contains("hook deadline reached"), "{log}");
+    assert!(spooled(&home).is_empty(), "nothing half-read is recorded");
+}
+
+/// What an ELF file asks of the dynamic loader: whether it names an interpreter, and how many
+/// shared libraries it needs.
+fn elf_dynamic_needs(path: &str) -> (bool, usize) {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(&bytes[..4], b"\x7fELF", "{path} is an ELF file");
+    assert_eq!(bytes[4], 2, "{path} is a 64-bit ELF file");
+    let u16_at = |at: usize| u16::from_le_bytes(bytes[at..at + 2].try_into().unwrap()) as usize;
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    let (phoff, phentsize, phnum) = (u64_at(0x20), u16_at(0x36), u16_at(0x38));
+    let mut interp = false;
+    let mut needed = 0;
+    for i in 0..phnum {
+        let ph = phoff + i * phentsize;
+        match u32_at(ph) {
+            // PT_INTERP
+            3 => interp = true,
+            // PT_DYNAMIC: 16-byte entries, DT_NEEDED = 1, DT_NULL = 0 ends them.
+            2 => {
+                let (offset, size) = (u64_at(ph + 8), u64_at(ph + 32));
+                for entry in (offset..offset + size).step_by(16) {
+                    match u64_at(entry) {
+                        0 => break,
+                        1 => needed += 1,
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (interp, needed)
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu", target_endian = "little"))]
+#[test]
+fn the_hook_binary_is_static_where_the_build_could_link_it_so() {
+    let hook = env!("CARGO_BIN_EXE_fornax-hook");
+    let fornax = env!("CARGO_BIN_EXE_fornax");
+    assert!(
+        elf_dynamic_needs(fornax).0,
+        "`fornax` keeps the ordinary dynamic link"
+    );
+    let (interp, needed) = elf_dynamic_needs(hook);
+    match env!("FORNAX_HOOK_LINK") {
+        "static" => assert_eq!(
+            (interp, needed),
+            (false, 0),
+            "{hook} loads no interpreter and no shared library"
+        ),
+        "dynamic" => assert!(interp, "{hook} is dynamic, as the build said"),
+        other => panic!("FORNAX_HOOK_LINK={other}"),
+    }
+    // The static binary still answers like the dynamic one.
+    let out = Command::new(hook).arg("--version").output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("fornax-hook "));
+}

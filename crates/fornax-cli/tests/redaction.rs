@@ -199,6 +199,27 @@ fn canaries_never_reach_the_database() {
         }
     }
     assert!(!bytes.is_empty());
+    // Long texts and checkpoints are zstd-packed in the file: read them decoded too.
+    let store = fornax_store::Store::open_read_only(&home.join("fornax.db")).unwrap();
+    let limits = fornax_store::QueryLimits {
+        max_rows: usize::MAX,
+        max_output_bytes: 1 << 30,
+        timeout: std::time::Duration::from_secs(120),
+    };
+    for sql in [
+        "SELECT body FROM text",
+        "SELECT unpacked(adapter_state) FROM source",
+    ] {
+        for row in store.query(sql, limits).unwrap().rows {
+            for v in row {
+                if let serde_json::Value::String(s) = v {
+                    bytes.extend(s.as_bytes());
+                    bytes.push(0);
+                }
+            }
+        }
+    }
+    drop(store);
     let contains = |needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
     for (kind, canary) in canaries() {
         let secret = secret_part(kind, &canary);

@@ -123,15 +123,7 @@ pub fn guarded(home: Option<PathBuf>, agent: Agent) -> ExitCode {
 pub fn guarded_event(home: Option<PathBuf>, agent: Agent, event: Option<&str>) -> ExitCode {
     let home = home.unwrap_or_else(crate::default_home);
     if agent != Agent::Opencode {
-        let log_home = home.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(HOOK_DEADLINE);
-            log(
-                &log_home,
-                "hook deadline reached; exiting without recording",
-            );
-            std::process::exit(0);
-        });
+        watchdog(&home);
     }
     std::panic::set_hook(Box::new(|_| {}));
     let result = std::panic::catch_unwind(|| match agent {
@@ -146,6 +138,33 @@ pub fn guarded_event(home: Option<PathBuf>, agent: Agent, event: Option<&str>) -
         Err(_) => log(&home, &format!("hook {agent:?} panicked")),
     }
     ExitCode::SUCCESS
+}
+
+/// Stack of the deadline thread: it sleeps, then writes one log line and exits.
+const WATCHDOG_STACK: usize = 64 * 1024;
+
+/// Ends the process, with success, once [`HOOK_DEADLINE`] has passed, whatever the hook is
+/// blocked on (a stdin the agent never closes, a lock, a stalled disk). A small stack: the
+/// default 2 MiB is mapped and set up in every hook process for a thread that only sleeps.
+/// When no thread can be started the hook runs without a deadline rather than fail.
+fn watchdog(home: &Path) {
+    let log_home = home.to_path_buf();
+    let started = std::thread::Builder::new()
+        .stack_size(WATCHDOG_STACK)
+        .spawn(move || {
+            std::thread::sleep(HOOK_DEADLINE);
+            log(
+                &log_home,
+                "hook deadline reached; exiting without recording",
+            );
+            std::process::exit(0);
+        });
+    if let Err(e) = started {
+        log(
+            home,
+            &format!("no deadline thread ({e}); running without one"),
+        );
+    }
 }
 
 /// Tells the daemon about new spool data; when none answers, starts one (unless the config

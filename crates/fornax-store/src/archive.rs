@@ -17,6 +17,7 @@ use fornax_redact::{Redacted, RedactionCounts, Redactor};
 use rusqlite::{params, OptionalExtension};
 use serde_json::Value;
 
+use crate::dictionary::Dictionaries;
 use crate::{Store, StoreError};
 
 /// zstd level for copies: fast enough to run on every record of a scan.
@@ -55,7 +56,18 @@ impl std::fmt::Debug for Packer {
 }
 
 impl Packer {
-    fn compress(&mut self, bytes: &[u8]) -> Result<Vec<u8>, StoreError> {
+    /// A packer whose frames use `dictionary` (they name it by its id).
+    pub(crate) fn with_dictionary(dictionary: &[u8]) -> Result<Packer, StoreError> {
+        let ctx = zstd::bulk::Compressor::with_dictionary(LEVEL, dictionary).map_err(|e| {
+            StoreError::Archive {
+                what: "load dictionary",
+                detail: e.to_string(),
+            }
+        })?;
+        Ok(Packer { ctx: Some(ctx) })
+    }
+
+    pub(crate) fn compress(&mut self, bytes: &[u8]) -> Result<Vec<u8>, StoreError> {
         let failed = |e: std::io::Error| StoreError::Archive {
             what: "compress",
             detail: e.to_string(),
@@ -113,12 +125,23 @@ impl ArchivedCopy {
 }
 
 /// Decompresses a stored copy and checks it against its key.
-fn open_copy(hash: &[u8], raw_len: i64, body: &[u8]) -> ArchivedCopy {
+pub(crate) fn open_copy(
+    dicts: &mut Dictionaries<'_>,
+    hash: &[u8],
+    raw_len: i64,
+    body: &[u8],
+) -> ArchivedCopy {
     let cap = usize::try_from(raw_len).unwrap_or(0);
-    match zstd::bulk::decompress(body, cap) {
+    let bytes = match zstd::zstd_safe::get_dict_id_from_frame(body) {
+        None => {
+            zstd::bulk::decompress(body, cap).map_err(|e| format!("it does not decompress: {e}"))
+        }
+        Some(id) => dicts.decompress(id.get(), body, cap),
+    };
+    match bytes {
         Ok(bytes) if blake3::hash(&bytes).as_bytes()[..] == *hash => ArchivedCopy::Intact(bytes),
         Ok(_) => ArchivedCopy::Damaged("its bytes do not hash to its key".into()),
-        Err(e) => ArchivedCopy::Damaged(format!("it does not decompress: {e}")),
+        Err(e) => ArchivedCopy::Damaged(e),
     }
 }
 
@@ -187,7 +210,9 @@ impl Store {
             .query_row([hash], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
         Ok(match blob {
-            Some((raw_len, body)) => open_copy(hash, raw_len, &body),
+            Some((raw_len, body)) => {
+                open_copy(&mut Dictionaries::new(&self.conn), hash, raw_len, &body)
+            }
             None => ArchivedCopy::Missing,
         })
     }
@@ -278,8 +303,9 @@ impl Store {
             )
             .map_err(StoreError::from)?;
         let mut rows = stmt.query([source_id]).map_err(StoreError::from)?;
+        let mut dicts = Dictionaries::new(&self.conn);
         while let Some(r) = rows.next().map_err(StoreError::from)? {
-            let read = || -> Result<ArchivedRecord, rusqlite::Error> {
+            let mut read = || -> Result<ArchivedRecord, rusqlite::Error> {
                 let fp: Vec<u8> = r.get(4)?;
                 let mut fingerprint = [0u8; 32];
                 if fp.len() == 32 {
@@ -295,7 +321,7 @@ impl Store {
                 let copy = match (hash, blob) {
                     (None, _) => ArchivedCopy::Absent,
                     (Some(_), None) => ArchivedCopy::Missing,
-                    (Some(h), Some((len, body))) => open_copy(&h, len, &body),
+                    (Some(h), Some((len, body))) => open_copy(&mut dicts, &h, len, &body),
                 };
                 let byte_len = match (r.get::<_, Option<i64>>(6)?, start, end) {
                     (Some(n), _, _) => n as u64,
@@ -352,7 +378,9 @@ impl Store {
             after = last;
             for (rowid, hash, raw_len, body) in rows {
                 read += 1;
-                let ArchivedCopy::Intact(bytes) = open_copy(&hash, raw_len, &body) else {
+                let ArchivedCopy::Intact(bytes) =
+                    open_copy(&mut Dictionaries::new(&tx), &hash, raw_len, &body)
+                else {
                     continue;
                 };
                 let Ok(value) = serde_json::from_slice::<Value>(&bytes) else {

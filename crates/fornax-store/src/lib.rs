@@ -31,11 +31,13 @@
 //!   schema is checked before any row is read.
 
 mod archive;
+mod dictionary;
 mod error;
 mod foreign;
 mod listing;
 mod lock;
 mod mirror;
+mod packed;
 mod privacy;
 mod query;
 mod read;
@@ -145,6 +147,7 @@ impl Store {
         )
         .map_err(|e| StoreError::open(path, e))?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        packed::register(&conn)?;
         let version: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if version > SCHEMA_VERSION {
             return Err(StoreError::NewerSchema {

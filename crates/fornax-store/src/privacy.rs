@@ -63,9 +63,13 @@ pub struct Rerun {
     pub kinds: std::collections::BTreeMap<String, u64>,
 }
 
-/// Every column holding text that came from native data: `(table, column, json)`.
+/// Columns whose values are packed (`crate::packed`): rewritten through `packed()`.
+const PACKED: &[(&str, &str)] = &[("source", "adapter_state")];
+
+/// Every column holding text that came from native data: `(table, column, json)`. Each is
+/// read through `unpacked()` (plain text passes through it unchanged).
 const REDACTABLE: &[(&str, &str, bool)] = &[
-    ("text", "body", false),
+    ("text_store", "body", false),
     ("item", "value", true),
     ("evidence", "payload", true),
     ("evidence", "extension", true),
@@ -235,6 +239,10 @@ impl Store {
                  (SELECT archived FROM record WHERE archived IS NOT NULL)")?;
         out.archived =
             del("DELETE FROM archive_blob WHERE hash IN (SELECT hash FROM forget_blob)")?;
+        // The archive's dictionaries may hold fragments of the forgotten copies.
+        if out.archived > 0 {
+            crate::dictionary::retire(&tx)?;
+        }
         // Texts no remaining item shares: out of the full-text index first (only those the
         // index holds: indexed and no longer pending), then out of the table.
         del("DELETE FROM forget_text WHERE id IN (SELECT text_id FROM item WHERE text_id IS NOT NULL)")?;
@@ -243,7 +251,7 @@ impl Store {
              WHERE t.id IN (SELECT id FROM forget_text) AND t.indexed = 1
                AND t.id NOT IN (SELECT text_id FROM fts_pending)")?;
         del("DELETE FROM fts_pending WHERE text_id IN (SELECT id FROM forget_text)")?;
-        out.texts = del("DELETE FROM text WHERE id IN (SELECT id FROM forget_text)")?;
+        out.texts = del("DELETE FROM text_store WHERE id IN (SELECT id FROM forget_text)")?;
         // Exclusive file sources stay as tombstones so that a scan does not import them
         // again; spool segments stay live (other sessions' events arrive in them).
         out.sources_closed = del(&format!(
@@ -256,7 +264,7 @@ impl Store {
         for native in &out.native_ids {
             tx.execute(
                 "UPDATE source SET adapter_state = NULL
-                 WHERE adapter_state IS NOT NULL AND instr(adapter_state, ?1) > 0",
+                 WHERE adapter_state IS NOT NULL AND instr(unpacked(adapter_state), ?1) > 0",
                 [native],
             )?;
         }
@@ -300,7 +308,7 @@ impl Store {
                 let tx = self.conn.transaction()?;
                 let rows: Vec<(i64, String)> = {
                     let mut stmt = tx.prepare(&format!(
-                        "SELECT rowid, {column} FROM {table}
+                        "SELECT rowid, unpacked({column}) FROM {table}
                          WHERE rowid > ?1 AND {column} IS NOT NULL ORDER BY rowid LIMIT ?2"
                     ))?;
                     let rows =
@@ -316,11 +324,18 @@ impl Store {
                     let new = redo(redactor, &old, json, &mut counts);
                     let Some(new) = new else { continue };
                     out.changed += 1;
-                    if table == "text" {
+                    if table == "text_store" {
                         replace_text(&tx, rowid, &old, &new)?;
                     } else {
                         tx.execute(
-                            &format!("UPDATE {table} SET {column} = ?2 WHERE rowid = ?1"),
+                            &format!(
+                                "UPDATE {table} SET {column} = {} WHERE rowid = ?1",
+                                if PACKED.contains(&(table, column)) {
+                                    "packed(?2)"
+                                } else {
+                                    "?2"
+                                }
+                            ),
                             params![rowid, new],
                         )?;
                     }
@@ -329,6 +344,12 @@ impl Store {
             }
         }
         let (read, changed) = self.redact_archive_again(redactor, batch, &mut counts)?;
+        // A dictionary trained on copies that held a secret may hold it too.
+        if changed > 0 {
+            let tx = self.conn.transaction()?;
+            crate::dictionary::retire(&tx)?;
+            tx.commit()?;
+        }
         out.values += read;
         out.changed += changed;
         for (kind, n) in counts.iter() {
@@ -387,7 +408,7 @@ fn replace_text(
     new: &str,
 ) -> Result<(), StoreError> {
     let (indexed, pending): (bool, bool) = tx.query_row(
-        "SELECT indexed, EXISTS (SELECT 1 FROM fts_pending WHERE text_id = ?1) FROM text WHERE id = ?1",
+        "SELECT indexed, EXISTS (SELECT 1 FROM fts_pending WHERE text_id = ?1) FROM text_store WHERE id = ?1",
         [id],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
@@ -400,7 +421,7 @@ fn replace_text(
     let hash = blake3::hash(new.as_bytes());
     let existing: Option<i64> = tx
         .query_row(
-            "SELECT id FROM text WHERE hash = ?1",
+            "SELECT id FROM text_store WHERE hash = ?1",
             [&hash.as_bytes()[..]],
             |r| r.get(0),
         )
@@ -412,11 +433,11 @@ fn replace_text(
                 params![id, other],
             )?;
             tx.execute("DELETE FROM fts_pending WHERE text_id = ?1", [id])?;
-            tx.execute("DELETE FROM text WHERE id = ?1", [id])?;
+            tx.execute("DELETE FROM text_store WHERE id = ?1", [id])?;
             // The text already there becomes searchable if the replaced one was.
             if indexed
                 && tx.execute(
-                    "UPDATE text SET indexed = 1 WHERE id = ?1 AND indexed = 0",
+                    "UPDATE text_store SET indexed = 1 WHERE id = ?1 AND indexed = 0",
                     [other],
                 )? > 0
             {
@@ -428,7 +449,7 @@ fn replace_text(
         }
         _ => {
             tx.execute(
-                "UPDATE text SET body = ?2, hash = ?3 WHERE id = ?1",
+                "UPDATE text_store SET body = packed(?2), hash = ?3 WHERE id = ?1",
                 params![id, new, &hash.as_bytes()[..]],
             )?;
             if indexed {
@@ -461,7 +482,7 @@ mod tests {
             .conn
             .execute_batch(&format!(
                 "INSERT INTO session (id, provider, native_id) VALUES (1, 'claude_code', 's1');
-                 INSERT INTO text (id, hash, body, indexed) VALUES (1, x'00', '{body}', 1);
+                 INSERT INTO text_store (id, hash, body, indexed) VALUES (1, x'00', '{body}', 1);
                  INSERT INTO text_fts (rowid, body) VALUES (1, '{body}');
                  INSERT INTO item (session_id, key, seq, role, strength, kind, text_id, value)
                      VALUES (1, 'k', 1, 'agent', 'asserted', 'text', 1, '{{}}');

@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::StoreError;
 
 /// Every migration, in order. Index `i` migrates version `i` to `i + 1`.
-pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9];
+pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
@@ -357,6 +357,27 @@ ALTER TABLE record ADD COLUMN archived BLOB;
 ALTER TABLE record ADD COLUMN byte_len INTEGER;
 "#;
 
+// Packed texts (ADR 0013): text bodies and adapter checkpoints of 256 bytes or more are kept
+// as one zstd frame each (`crate::packed`). `text` becomes a view over `text_store` that reads
+// bodies through `unpacked()`, so the FTS5 index (external content `text`), `fornax query` and
+// every reader keep seeing plain text; rows are packed in place, with the same ids, so the
+// FTS5 index stays valid as it is. `archive_dict` holds the archive's trained zstd
+// dictionaries, one per provider (`crate::dictionary`); copies written before one existed
+// stay as they are.
+const V9: &str = r#"
+ALTER TABLE text RENAME TO text_store;
+CREATE VIEW text (id, hash, body, indexed) AS
+    SELECT id, hash, unpacked(body), indexed FROM text_store;
+UPDATE text_store SET body = packed(body) WHERE typeof(body) = 'text' AND length(CAST(body AS BLOB)) >= 256;
+UPDATE source SET adapter_state = packed(adapter_state)
+    WHERE typeof(adapter_state) = 'text' AND length(CAST(adapter_state AS BLOB)) >= 256;
+CREATE TABLE archive_dict (
+    provider    TEXT NOT NULL UNIQUE,
+    dict_id     INTEGER UNIQUE,
+    body        BLOB NOT NULL
+);
+"#;
+
 // The usage rollup (`fornax usage` reads thousands of rows, not every call): the calls of
 // `usage` summed per session, UTC hour, provider, model and prompt size (above or below the
 // long-context threshold), with every token kind, the runtime's own cost (also as the exact
@@ -372,7 +393,7 @@ ALTER TABLE record ADD COLUMN byte_len INTEGER;
 // blocks cut from it fall exactly where the calls' own timestamps put them. (Not `INSERT OR
 // IGNORE` in the trigger: a trigger's conflict clause yields to its outer statement's.) Every
 // session with calls is owed its rows here; the next writer to open the store builds them.
-const V9: &str = r#"
+const V10: &str = r#"
 CREATE TABLE usage_hour (
     session_id              INTEGER NOT NULL,
     hour                    TEXT,
@@ -403,7 +424,11 @@ INSERT OR IGNORE INTO usage_pending (session_id) SELECT DISTINCT session_id FROM
 /// Brings the schema to [`SCHEMA_VERSION`]. Callers hold the store-writer lock; each step also
 /// takes SQLite's write lock first (`BEGIN IMMEDIATE`) and reads the version again inside its
 /// transaction, so a step another connection already applied is never applied twice.
+///
+/// Registers the packed-column functions (`crate::packed`) on `conn` first: the view `text`
+/// and the step to schema 9 use them.
 pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    crate::packed::register_writer(conn)?;
     loop {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let current: u32 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;

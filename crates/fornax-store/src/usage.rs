@@ -772,6 +772,7 @@ mod tests {
         let before = crate::schema::MIGRATIONS.len() - 1;
         {
             let mut conn = rusqlite::Connection::open(&path).unwrap();
+            crate::packed::register_writer(&conn).unwrap();
             let tx = conn.transaction().unwrap();
             for sql in &crate::schema::MIGRATIONS[..before] {
                 tx.execute_batch(sql).unwrap();

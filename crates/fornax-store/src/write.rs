@@ -124,7 +124,13 @@ impl Store {
                         blocks: r.get(12)?,
                     },
                     next_position: r.get::<_, i64>(8)? as u64,
-                    adapter_state: r.get(9)?,
+                    adapter_state: crate::packed::unpack(r.get_ref(9)?).map_err(|e| {
+                        rusqlite::Error::FromSqlConversionFailure(
+                            9,
+                            rusqlite::types::Type::Blob,
+                            Box::new(e),
+                        )
+                    })?,
                     status: r.get(10)?,
                 })
             })
@@ -211,6 +217,7 @@ impl Store {
         if rebuild {
             replaced = reset_source(&tx, source_id, &mut summary)?;
         }
+        let archiver = crate::dictionary::packer_for(&tx, &spec.provider)?;
         let next_seq: i64 =
             tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM item", [], |r| {
                 r.get(0)
@@ -228,6 +235,7 @@ impl Store {
             replaced,
             copies: HashSet::new(),
             packer: crate::archive::Packer::default(),
+            archiver,
         })
     }
 }
@@ -294,7 +302,10 @@ pub struct SourceWriter<'c> {
     /// name: a removed key nothing names any more is deleted by `finish`.
     replaced: HashSet<[u8; 32]>,
     copies: HashSet<[u8; 32]>,
+    /// Packs texts and the adapter's checkpoint (`crate::packed`): no dictionary.
     packer: crate::archive::Packer,
+    /// Packs archived copies, with the provider's dictionary when it has one.
+    archiver: crate::archive::Packer,
 }
 
 /// Moves the primary text of a value out (it is stored once, deduplicated, in `text`).
@@ -393,7 +404,7 @@ impl<'c> SourceWriter<'c> {
         let archived = match copy {
             Some(value) => {
                 let copy = crate::archive::Copy::of(value)?;
-                if crate::archive::put(&self.tx, &mut self.packer, &copy)? {
+                if crate::archive::put(&self.tx, &mut self.archiver, &copy)? {
                     self.summary.archived += 1;
                 }
                 if !self.replaced.is_empty() {
@@ -643,7 +654,7 @@ impl<'c> SourceWriter<'c> {
         let hash = blake3::hash(body.as_bytes());
         let existing: Option<(i64, i64)> = self
             .tx
-            .prepare_cached("SELECT id, indexed FROM text WHERE hash = ?1")?
+            .prepare_cached("SELECT id, indexed FROM text_store WHERE hash = ?1")?
             .query_row([&hash.as_bytes()[..]], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
         // `indexed`: 1 searchable. A searchable text enters the FTS index through
@@ -653,15 +664,18 @@ impl<'c> SourceWriter<'c> {
                 let newly = index && indexed == 0;
                 if newly {
                     self.tx
-                        .prepare_cached("UPDATE text SET indexed = 1 WHERE id = ?1")?
+                        .prepare_cached("UPDATE text_store SET indexed = 1 WHERE id = ?1")?
                         .execute([id])?;
                 }
                 (id, newly)
             }
             None => {
+                let packed = crate::packed::pack(&mut self.packer, body)?;
                 self.tx
-                    .prepare_cached("INSERT INTO text (hash, body, indexed) VALUES (?1, ?2, ?3)")?
-                    .execute(params![&hash.as_bytes()[..], body, index])?;
+                    .prepare_cached(
+                        "INSERT INTO text_store (hash, body, indexed) VALUES (?1, ?2, ?3)",
+                    )?
+                    .execute(params![&hash.as_bytes()[..], packed, index])?;
                 (self.tx.last_insert_rowid(), index)
             }
         };
@@ -839,7 +853,7 @@ impl<'c> SourceWriter<'c> {
     /// adapter's state can hold native text, so it is redacted like the rest).
     #[allow(clippy::too_many_arguments)]
     pub fn finish(
-        self,
+        mut self,
         cursor: &SourceCursor,
         next_position: u64,
         adapter_state: Option<&Redacted<serde_json::Value>>,
@@ -888,7 +902,9 @@ impl<'c> SourceWriter<'c> {
                 .execute([sid])?;
         }
         crate::usage::refresh_usage_rollup(&self.tx)?;
-        let adapter_state = adapter_state.map(|v| v.get().to_string());
+        let adapter_state = adapter_state
+            .map(|v| crate::packed::pack(&mut self.packer, &v.get().to_string()))
+            .transpose()?;
         self.tx.execute(
             "UPDATE source SET inode = ?2, size = ?3, mtime_ns = ?4, prefix_len = ?5, prefix_fp = ?6,
                  cursor = ?7, next_position = ?8, adapter_state = ?9,

@@ -329,7 +329,7 @@ const FILE_EXTENSIONS: &[&str] = &[
     "d.ts",
 ];
 
-const BARE_FILE_NAMES: &[&str] = &[
+pub(crate) const BARE_FILE_NAMES: &[&str] = &[
     "Makefile",
     "makefile",
     "GNUmakefile",

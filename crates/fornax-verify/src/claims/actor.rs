@@ -9,16 +9,16 @@
 
 use std::sync::LazyLock;
 
+use super::pattern::Pattern;
 use fornax_types::ClaimActor;
-use regex::Regex;
 
 use super::lexicon::DESCRIBED_HEAD;
 use super::Doc;
 use crate::text::Span;
 
 /// People and programs that are not the agent, as a clause's subject.
-static OTHER_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+static OTHER_SUBJECT: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(
         r"(?xi)^[\s*_]*(?:
         (?P<poss>(?:my|our|your|a|the)\s+(?:teammate|colleague|coworker|co-worker|reviewer|maintainer|manager|lead|pair)s?)['’]s\b
         | (?P<noun>(?:my|our|your|a|the)\s+(?:teammate|colleague|coworker|co-worker|reviewer|manager|lead|pair)s?)\s
@@ -31,8 +31,8 @@ static OTHER_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A proper name as a clause's subject, right before an action verb ("Alice already pushed").
-static NAMED_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+static NAMED_SUBJECT: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(
         r"^[\s*_]*(@?[A-Z][a-z]{1,20}|@[A-Za-z][\w-]{1,30})\s+(?:already\s+|also\s+|just\s+|has\s+|had\s+|have\s+|earlier\s+)*(?:pushed|committed|updated|created|added|merged|deleted|removed|fixed|wrote|changed|modified|ran|tagged|rebased|landed)\b",
     )
     .expect("valid regex")
@@ -40,15 +40,15 @@ static NAMED_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The agent of a passive: "committed by Dependabot".
 /// "Maya's commit `4e1a9c2` ...": a named person's commit, patch or pull request.
-static NAMED_POSSESSIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+static NAMED_POSSESSIVE: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(
         r"^[\s*_]*(@?[A-Z][a-z]{1,20}|@[A-Za-z][\w-]{1,30})['’]s\s+(?:(?:last|latest|earlier|recent|original|own)\s+)?(?:commits?|PRs?|pull\s+requests?|patch(?:es)?|changes?|fix(?:es)?|push(?:es)?|branch|merge)\b",
     )
     .expect("valid regex")
 });
 
-static BY_AGENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+static BY_AGENT: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(
         r"\b(?:committed|pushed|created|updated|written|added|deleted|removed|merged|made|authored|landed|tagged)\s+by\s+(@?[A-Za-z][\w-]*(?:\.[\w-]+)*(?:\s+[a-z][\w-]*){0,2}?)(?:\s*[.,;:)]|\s+(?:in|on|as|at|to|for|before|after|earlier|yesterday|when)\b|\s*$)",
     )
     .expect("valid regex")

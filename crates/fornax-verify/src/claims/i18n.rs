@@ -12,8 +12,8 @@
 
 use std::sync::LazyLock;
 
+use super::pattern::Pattern;
 use fornax_types::{ClaimQuantity, ClaimSubject, ClaimTarget};
-use regex::Regex;
 
 use super::lexicon::LINT_WORD;
 use super::{vocab, CodeCat, Doc, Modality};
@@ -215,28 +215,29 @@ const RU: Words = Words {
 
 /// A language's words, compiled.
 struct Lang {
-    any: Regex,
-    test: Regex,
-    pass: Regex,
-    build: Regex,
-    build_ok: Regex,
-    lint: Regex,
-    written: Regex,
-    deleted: Regex,
-    committed: Regex,
-    pushed: Regex,
-    all: Regex,
-    negation: Regex,
-    failure: Regex,
-    hedge: Regex,
-    partial: Regex,
-    ok: Regex,
-    neutral: Regex,
-    split: Regex,
+    any: Pattern,
+    test: Pattern,
+    pass: Pattern,
+    build: Pattern,
+    build_ok: Pattern,
+    lint: Pattern,
+    written: Pattern,
+    deleted: Pattern,
+    committed: Pattern,
+    pushed: Pattern,
+    all: Pattern,
+    negation: Pattern,
+    failure: Pattern,
+    hedge: Pattern,
+    partial: Pattern,
+    ok: Pattern,
+    neutral: Pattern,
+    split: Pattern,
 }
 
-fn compile(p: &str) -> Regex {
-    Regex::new(&format!("(?i:{p})")).unwrap_or_else(|_| Regex::new("$^").expect("empty pattern"))
+fn compile(p: &str) -> Pattern {
+    Pattern::new(&format!("(?i:{p})"))
+        .unwrap_or_else(|_| Pattern::new("$^").expect("empty pattern"))
 }
 
 impl Lang {
@@ -290,13 +291,13 @@ fn predicates(w: &Words) -> String {
 
 /// The scripts of the listed Asian languages and Cyrillic, or a predicate word of the Latin
 /// ones: a cheap test before any language is read.
-static ANY_LANG: LazyLock<Regex> = LazyLock::new(|| {
+static ANY_LANG: LazyLock<Pattern> = LazyLock::new(|| {
     let latin = [ES, PT, FR, DE]
         .iter()
         .map(predicates)
         .collect::<Vec<_>>()
         .join("|");
-    Regex::new(&format!(
+    Pattern::new(&format!(
         r"(?i:[\p{{Han}}\p{{Hiragana}}\p{{Katakana}}\p{{Hangul}}\p{{Cyrillic}}]|{latin})"
     ))
     .expect("valid regex")
@@ -392,7 +393,7 @@ impl Doc<'_> {
             .chain(lang.neutral.find_iter(hay))
             .map(|m| (m.start(), m.end()))
             .collect();
-        let marked = |re: &Regex| {
+        let marked = |re: &Pattern| {
             re.find_iter(hay)
                 .any(|m| !shields.iter().any(|&(s, e)| s <= m.start() && m.end() <= e))
         };
@@ -554,13 +555,13 @@ impl Doc<'_> {
 /// only the characters paths are made of).
 /// A number right before the test noun, with the counter words the languages put between
 /// ("22 個のテスト", "17 个测试", "15 pruebas", "31 тест"): the claim is a count, not "all".
-static COUNT_BEFORE_NOUN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[^\d.,/])(\d{1,7})\s*(?:個|个|件|項|项|개의|개|つ)?\s*の?\s*$")
+static COUNT_BEFORE_NOUN: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"(?:^|[^\d.,/])(\d{1,7})\s*(?:個|个|件|項|项|개의|개|つ)?\s*の?\s*$")
         .expect("valid regex")
 });
 
 /// The count a foreign test claim states, if any (zero is no count).
-fn foreign_count(test: &Regex, hay: &str) -> Option<u64> {
+fn foreign_count(test: &Pattern, hay: &str) -> Option<u64> {
     test.find_iter(hay).find_map(|m| {
         COUNT_BEFORE_NOUN
             .captures(&hay[..m.start()])

@@ -6,19 +6,19 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use super::pattern::Pattern;
 
 use super::vocab;
 use crate::commands::CommandKind;
 
-fn re(pattern: &str) -> Regex {
+fn re(pattern: &str) -> Pattern {
     // The patterns are constants of this module; the tests compile every one of them.
-    Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("empty pattern compiles"))
+    Pattern::new(pattern).unwrap_or_else(|_| Pattern::new("$^").expect("empty pattern compiles"))
 }
 
 macro_rules! pattern {
     ($name:ident, $re:expr) => {
-        pub static $name: LazyLock<Regex> = LazyLock::new(|| re($re));
+        pub static $name: LazyLock<Pattern> = LazyLock::new(|| re($re));
     };
 }
 
@@ -184,7 +184,7 @@ pattern!(
 
 // Subjects.
 /// Test words, and the prose names of test tools ([`super::vocab`]).
-pub static TEST_WORD: LazyLock<Regex> = LazyLock::new(|| {
+pub static TEST_WORD: LazyLock<Pattern> = LazyLock::new(|| {
     re(&format!(
         r"\b(?:tests?|testsuite|test\s+suite|suites?|specs?|test\s+cases?|unit\s+tests?|e2e|integration\s+tests?|smoke\s+tests?|{}|(?:go|cargo|npm|pnpm|yarn|bun|deno|dotnet|swift|mix|make)\s+test)\b",
         vocab::alternation(CommandKind::Test)
@@ -199,7 +199,7 @@ pattern!(
     r"\b(?:build|builds|built|syntax[\s-]+checks?|compil(?:e|es|ed|ation|er|ing)|typecheck(?:s|ed|ing|er)?|type-check(?:s|ed|ing|er)?|type\s+check(?:s|ed|ing|er)?|types?\s+check|tsc)\b"
 );
 /// Lint words, and the prose names of lint tools ([`super::vocab`]).
-pub static LINT_WORD: LazyLock<Regex> = LazyLock::new(|| {
+pub static LINT_WORD: LazyLock<Pattern> = LazyLock::new(|| {
     re(&format!(
         r"\b(?:lint|lints|linter|linters|linting|linted|vet|fmt|formatting|formatter|format\s+check|style\s+check|static\s+analysis|tslint|{})\b",
         vocab::alternation(CommandKind::Lint)
@@ -411,7 +411,7 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        let all: [&LazyLock<Regex>; 53] = [
+        let all: [&LazyLock<Pattern>; 53] = [
             &PARTIAL,
             &DELETE_VERB,
             &DELETE_PASSIVE,

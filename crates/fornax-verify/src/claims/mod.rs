@@ -22,7 +22,9 @@
 mod actor;
 mod i18n;
 pub mod lexicon;
+mod pattern;
 mod scope;
+mod screen;
 mod sections;
 mod targets;
 pub mod vocab;
@@ -30,7 +32,7 @@ pub mod vocab;
 use fornax_types::{
     Claim, ClaimActor, ClaimQuantity, ClaimScope, ClaimSubject, ClaimTarget, Item, SemanticValue,
 };
-use regex::Regex;
+use pattern::Pattern;
 
 use crate::commands::{self, looks_like_command, CommandClass, CommandKind};
 use crate::paths::looks_like_file_path;
@@ -159,11 +161,17 @@ pub fn names_a_test(text: &str) -> bool {
 }
 
 /// Stems of every word a claim predicate is made of (see [`lexicon`]).
-static TRIGGER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-    Regex::new(
+static TRIGGER: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+    Pattern::new(
         "pass|green|clean|succe|patch|corregi|corrigi|arregl|rubocop|keine |build|built|compil|check|commit|push|creat|updat|add|wrote|writ|rewr|modif|edit|chang|fix|ran|run|execut|invok|exit|return|ok|lint|clippy|vet|fmt|format|ruff|mypy|test|spec|suite|✅|✔|☑|happy|satisf|silent|quiet|move|renam|refactor|implement|introduc|extend|adjust|tweak|touch|save|generat|replac|convert|migrat|extract|adapt|delet|remov|restructur|reorgani|simplif|document|amend|insert|append|populat|bump|pin|scaffold|stub|wire|rework|overhaul|correct|tighten|harden|expand|split|put|place|drop|through|complet|finish|no |new |zero|nothing|mirror|port|appl|revert|copied|guard|merge|rebase|opened|issue|crash|cloned|\\.\\.|^[\\s*_]*`|[^\\x00-\\x7f]|pasa|prueba|teste|cread|criei|criad|actuali|atuali|elimin|borr|removi|apag|exclu|supprim|ajout|erstellt|angelegt|aktualis|bearbeit|angepasst|bestand|bestehen|hice|fiz |poussé|gepusht|eingecheckt|live at|live on|up on|tidi|rais|lower|increas|decreas|reduc|loosen|relax|enabl|disabl|reorder|dedup|inlin|swap|switch|trim|polish|reword|annotat|erase|purg|regist|made",
     )
     .expect("valid regex")
+});
+
+/// "Build fix: moved the server out of the bundle": an entry reporting the build fixed.
+static BUILD_FIX_LABEL: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+    Pattern::new(r"^[\s*_]*((?:build|compile|compilation)\s+fix(?:es)?)[\s*_]*(?::|$)")
+        .expect("valid regex")
 });
 
 /// The longest sentence read for claims, in bytes.
@@ -184,8 +192,15 @@ pub fn assertions(text: &str) -> Vec<Assertion> {
 }
 
 fn read(text: &str, keep_all: bool) -> Vec<Assertion> {
+    read_with(text, keep_all, true)
+}
+
+/// `screened`: skip the clauses of sentences the [`screen`] rejects (always, but for the test
+/// that shows the screen changes nothing).
+fn read_with(text: &str, keep_all: bool, screened: bool) -> Vec<Assertion> {
     let mut doc = Doc::new(text);
     doc.keep_all = keep_all;
+    doc.screened = screened;
     let sentences = sentences_in_blocks(text);
     let sections = sections::sections(text, &sentences);
     let mut per_sentence: Vec<Vec<Assertion>> = Vec::with_capacity(sentences.len());
@@ -267,6 +282,8 @@ struct Doc<'a> {
     depth: Vec<u16>,
     /// Keep assertions that are not claims (negated, hedged, planned, ...).
     keep_all: bool,
+    /// Skip the clauses of sentences that [`screen`] says hold none.
+    screened: bool,
 }
 
 type Found = (ClaimSubject, Span, ClaimTarget);
@@ -358,10 +375,11 @@ impl<'a> Doc<'a> {
             shields,
             depth,
             keep_all: false,
+            screened: true,
         }
     }
 
-    fn matches(&self, re: &Regex, span: Span) -> Vec<Span> {
+    fn matches(&self, re: &Pattern, span: Span) -> Vec<Span> {
         let Some(hay) = self.lower.get(span.start..span.end) else {
             return Vec::new();
         };
@@ -370,8 +388,14 @@ impl<'a> Doc<'a> {
             .collect()
     }
 
+    /// The first match of a pattern in the span.
+    fn first_match(&self, re: &Pattern, span: Span) -> Option<Span> {
+        let m = re.find(self.lower.get(span.start..span.end)?)?;
+        Some(Span::new(span.start + m.start(), span.start + m.end()))
+    }
+
     /// Whether a pattern matches anywhere in the span, shielded or not.
-    fn present(&self, re: &Regex, span: Span) -> bool {
+    fn present(&self, re: &Pattern, span: Span) -> bool {
         self.lower
             .get(span.start..span.end)
             .is_some_and(|h| re.is_match(h))
@@ -384,10 +408,12 @@ impl<'a> Doc<'a> {
     }
 
     /// A marker word that is not part of a shielding phrase.
-    fn marker(&self, re: &Regex, span: Span) -> bool {
-        self.matches(re, span)
-            .into_iter()
-            .any(|m| !self.shielded(m))
+    fn marker(&self, re: &Pattern, span: Span) -> bool {
+        let Some(hay) = self.lower.get(span.start..span.end) else {
+            return false;
+        };
+        re.find_iter(hay)
+            .any(|m| !self.shielded(Span::new(span.start + m.start(), span.start + m.end())))
     }
 
     /// Positions where the clause says something succeeded.
@@ -397,8 +423,8 @@ impl<'a> Doc<'a> {
             let rest = self.lower.get(m.end..span.end).unwrap_or("");
             // "pass across the FFI boundary" hands a value over; "pass across all packages"
             // (every, each, both, the board) is a result over a scope.
-            static ACROSS_SCOPE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-                Regex::new(r"^\s+across\s+(?:all|every|each|both|the\s+(?:board|whole|entire|workspace|repo|monorepo|project)|\d+)\b")
+            static ACROSS_SCOPE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+                Pattern::new(r"^\s+across\s+(?:all|every|each|both|the\s+(?:board|whole|entire|workspace|repo|monorepo|project)|\d+)\b")
                     .expect("valid regex")
             });
             if !PASS_NOT_FOLLOWED_BY.is_match(rest) || ACROSS_SCOPE.is_match(rest) {
@@ -422,11 +448,6 @@ impl<'a> Doc<'a> {
             !(rest.starts_with(" path") || rest.starts_with("-path") || rest.starts_with(" case"))
         }));
         out.extend(self.build_verbs(span));
-        // "Build fix: moved the server out of the bundle": an entry reporting the build fixed.
-        static BUILD_FIX_LABEL: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-            Regex::new(r"^[\s*_]*((?:build|compile|compilation)\s+fix(?:es)?)[\s*_]*(?::|$)")
-                .expect("valid regex")
-        });
         if let Some(m) = self
             .lower
             .get(span.start..span.end)
@@ -459,9 +480,9 @@ impl<'a> Doc<'a> {
                         c.is_whitespace() || matches!(c, '*' | '_' | '✅' | '✔' | '☑' | '-')
                     })
                     .is_empty();
-                static OPENING_FOLLOW: std::sync::LazyLock<Regex> =
+                static OPENING_FOLLOW: std::sync::LazyLock<Pattern> =
                     std::sync::LazyLock::new(|| {
-                        Regex::new(r"^(?:\s*$|\s*[.!]|\s+(?:successfully|cleanly|fine|without|with\s+(?:no|zero|0)|ok|green|again|now)\b)")
+                        Pattern::new(r"^(?:\s*$|\s*[.!]|\s+(?:successfully|cleanly|fine|without|with\s+(?:no|zero|0)|ok|green|again|now)\b)")
                             .expect("valid regex")
                     });
                 let noun = BUILDS_AS_NOUN.is_match(before);
@@ -492,14 +513,14 @@ impl<'a> Doc<'a> {
             .any(|re| self.marker(re, span))
             || [&*FILE_VERB, &*RAN, &*COMMITTED, &*PUSHED]
                 .iter()
-                .any(|re| !self.matches(re, span).is_empty())
+                .any(|re| self.present(re, span))
     }
 
     /// The clauses of a sentence, each with whether a contrast ("but", "while", "although")
     /// joins it to the next one.
     fn clauses(&self, sentence: Span) -> Vec<(Span, bool)> {
-        static SEPARATOR: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-            Regex::new(r";\s+|\s+[—–-]\s+|\s+--\s+|:\s+|,\s+(?:and|but|while|whereas|although|though|so|plus|then|yet)\s+|\s+(?:and|but|then|yet|plus)\s+|,\s+")
+        static SEPARATOR: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+            Pattern::new(r";\s+|\s+[—–-]\s+|\s+--\s+|:\s+|,\s+(?:and|but|while|whereas|although|though|so|plus|then|yet)\s+|\s+(?:and|but|then|yet|plus)\s+|,\s+")
                 .expect("valid regex")
         });
         let cands: Vec<(Span, bool)> = self
@@ -574,8 +595,8 @@ impl<'a> Doc<'a> {
             // A bare comma joins two clauses ("Tests passed, no regressions") unless the first
             // is subordinate ("After the tests pass, I'll push").
             let bare_comma = sep == ",";
-            static SUBORDINATE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-                Regex::new(r"^[\s*_]*(?:if|when|whenever|once|as\s+soon\s+as|after|before|until|unless|although|though|while|since|because|provided|given|assuming|apart\s+from|aside\s+from|except|besides|other\s+than|with\s+the\s+exception\s+of)\b")
+            static SUBORDINATE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+                Pattern::new(r"^[\s*_]*(?:if|when|whenever|once|as\s+soon\s+as|after|before|until|unless|although|though|while|since|because|provided|given|assuming|apart\s+from|aside\s+from|except|besides|other\s+than|with\s+the\s+exception\s+of)\b")
                     .expect("valid regex")
             });
             let starts_with_count = |span: Span| {
@@ -624,7 +645,7 @@ impl<'a> Doc<'a> {
 
     /// Subjects a clause talks about, whether or not it claims success.
     fn mentioned_kinds(&self, region: Span) -> Vec<ClaimSubject> {
-        let has = |re: &Regex| !self.matches(re, region).is_empty();
+        let has = |re: &Pattern| self.present(re, region);
         let mut kinds = Vec::new();
         let code_kind = |k: CommandKind| {
             self.codes_in(region)
@@ -700,8 +721,8 @@ impl<'a> Doc<'a> {
     /// The clause up to a relative or causal clause ("where", "which", "because") that follows
     /// its predicate.
     fn main_part(&self, region: Span) -> Span {
-        static RELATIVE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-            Regex::new(r"\b(?:where|which|because|since|whereas)\b").expect("valid regex")
+        static RELATIVE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+            Pattern::new(r"\b(?:where|which|because|since|whereas)\b").expect("valid regex")
         });
         for m in self.matches(&RELATIVE, region) {
             let before = Span::new(region.start, m.start);
@@ -719,7 +740,7 @@ impl<'a> Doc<'a> {
         previous: Option<&ClauseContext>,
     ) -> (Vec<Assertion>, ClauseContext) {
         // Text after a purpose marker ("to make sure ...", "so that ...") is not a report.
-        let region = match self.matches(&PURPOSE, clause).first() {
+        let region = match self.first_match(&PURPOSE, clause) {
             Some(m) => Span::new(clause.start, m.start).trim(self.text),
             None => clause,
         };
@@ -1086,7 +1107,7 @@ impl<'a> Doc<'a> {
 
     fn word_subjects(&self, region: Span, successes: &[Span]) -> Vec<ClaimSubject> {
         let mut kinds = Vec::new();
-        let has = |re: &Regex| !self.matches(re, region).is_empty();
+        let has = |re: &Pattern| self.present(re, region);
         // A check mark alone in front of a description marks a feature as done ("✅ Builds a
         // dependency graph"); only a short result phrase ("✅ Tests", "✅ Build") is a claim.
         let marks_only = successes
@@ -1161,8 +1182,8 @@ impl<'a> Doc<'a> {
             && kinds.contains(&ClaimSubject::BuildResult)
             && !build_verb
         {
-            static PLACE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-                Regex::new(r"\b(?:in|on|for|with|against|using|during|of|after|before|from)\s+(?:the\s+|a\s+|an\s+|this\s+|our\s+|\w+\s+){0,2}$").expect("valid regex")
+            static PLACE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+                Pattern::new(r"\b(?:in|on|for|with|against|using|during|of|after|before|from)\s+(?:the\s+|a\s+|an\s+|this\s+|our\s+|\w+\s+){0,2}$").expect("valid regex")
             });
             let all_places = self.matches(&BUILD_WORD, region).iter().all(|b| {
                 let before = &self.lower[region.start..b.start];
@@ -1173,6 +1194,24 @@ impl<'a> Doc<'a> {
             }
         }
         kinds
+    }
+
+    /// Whether the clauses of a sentence can hold an English assertion at all ([`screen`]).
+    fn may_assert(&self, sentence: Span) -> bool {
+        if !self.screened {
+            return true;
+        }
+        // `code` is sorted by start and its spans do not overlap.
+        let first_after = self.code.partition_point(|c| c.span.end <= sentence.start);
+        let has_code = self
+            .code
+            .get(first_after)
+            .is_some_and(|c| c.span.start < sentence.end);
+        screen::may_assert(
+            &self.lower[sentence.start..sentence.end],
+            &self.text[sentence.start..sentence.end],
+            has_code,
+        )
     }
 
     fn tool_named(&self, region: Span) -> Option<String> {
@@ -1216,7 +1255,11 @@ impl<'a> Doc<'a> {
             return out;
         }
         let mut previous: Option<ClauseContext> = None;
-        let clauses = self.clauses(sentence);
+        let clauses = if self.may_assert(sentence) {
+            self.clauses(sentence)
+        } else {
+            Vec::new()
+        };
         // "According to the issue, X was fixed and the tests were green": someone else's words
         // for the whole sentence.
         let carried = clauses
@@ -1224,10 +1267,11 @@ impl<'a> Doc<'a> {
             .filter(|&&(first, _)| self.marker(&REPORTED, first))
             .map(|_| Modality::Reported);
         // "47 passed and 2 failed": the clause with the passed count is not a success claim.
-        let failing_tally = self
-            .lower
-            .get(sentence.start..sentence.end)
-            .is_some_and(|t| scope::FAILING_TALLY.is_match(t));
+        let failing_tally = !clauses.is_empty()
+            && self
+                .lower
+                .get(sentence.start..sentence.end)
+                .is_some_and(|t| scope::FAILING_TALLY.is_match(t));
         for (i, &(clause, contrast)) in clauses.iter().enumerate() {
             let (mut found, context) = self.analyze(clause, previous.as_ref());
             if let Some(m) = carried {
@@ -1448,8 +1492,8 @@ fn categorize(inner: &str) -> CodeCat {
     if looks_like_command(t) {
         return CodeCat::Command(commands::classify_command(t));
     }
-    static TEST_ID: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-        Regex::new(r"^(?:test_\w+|Test[A-Z0-9_]\w*|\w+_test|\w+(?:::\w+)*::tests?::\w+|[\w.]+\.(?:test|spec)\.[jt]sx?|\w+Test|\w+Spec)(?:\[[^\]]*\])?(?:\(\))?$").expect("valid regex")
+    static TEST_ID: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+        Pattern::new(r"^(?:test_\w+|Test[A-Z0-9_]\w*|\w+_test|\w+(?:::\w+)*::tests?::\w+|[\w.]+\.(?:test|spec)\.[jt]sx?|\w+Test|\w+Spec)(?:\[[^\]]*\])?(?:\(\))?$").expect("valid regex")
     });
     if TEST_ID.is_match(t) {
         return CodeCat::TestName;
@@ -1480,8 +1524,8 @@ fn suite_scope_word(lower: &str) -> Option<&'static str> {
 
 /// `"..."` / `“...”` spans on one line.
 fn quoted_spans(text: &str) -> Vec<Span> {
-    static QUOTED: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-        Regex::new(r#""[^"\n]{2,200}"|“[^”\n]{2,200}”"#).expect("valid regex")
+    static QUOTED: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+        Pattern::new(r#""[^"\n]{2,200}"|“[^”\n]{2,200}”"#).expect("valid regex")
     });
     QUOTED
         .find_iter(text)

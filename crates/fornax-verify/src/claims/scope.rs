@@ -11,8 +11,8 @@
 
 use std::sync::LazyLock;
 
+use super::pattern::Pattern;
 use fornax_types::{ClaimQuantity, ClaimScope, ClaimSubject, ScopeUnit};
-use regex::Regex;
 
 use super::{vocab, CodeCat, Doc};
 use crate::paths::strip_location;
@@ -299,37 +299,38 @@ pub(super) fn is_test_file(path: &str) -> bool {
         || name.contains(".spec.")
 }
 
-static UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:['’]s\s+)?(crates?|packages?|gems?|librar(?:y|ies)|libs?|modules?|components?|director(?:y|ies)|folders?|dirs?|services?|suites?|tests?|specs?)\b").expect("valid regex")
+static UNIT_AFTER: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"^\s*(?:['’]s\s+)?(crates?|packages?|gems?|librar(?:y|ies)|libs?|modules?|components?|director(?:y|ies)|folders?|dirs?|services?|suites?|tests?|specs?)\b").expect("valid regex")
 });
-static TESTS_PREP_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+static TESTS_PREP_BEFORE: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(
         r"\b(?:tests?|specs?|suites?|cases?)\s+(?:in|for|under|from|of|inside)\s+(?:the\s+)?$",
     )
     .expect("valid regex")
 });
-static CHECK_PREP_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:on|in|for|with|to|of|against|across)\s+(?:the\s+)?$").expect("valid regex")
+static CHECK_PREP_BEFORE: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"\b(?:on|in|for|with|to|of|against|across)\s+(?:the\s+)?$").expect("valid regex")
 });
-static TEST_NOUN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:tests?|test\s+suites?|suites?|specs?|test\s+cases?)\b").expect("valid regex")
-});
-static PROSE_UNIT_OF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:tests?|specs?)\s+(?:for|of|in)\s+(?:the\s+)?([a-z][\w-]*)\s+(modules?|packages?|crates?|services?|components?)\b")
+static TEST_NOUN: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"\b(?:tests?|test\s+suites?|suites?|specs?|test\s+cases?)\b")
         .expect("valid regex")
 });
-static BUILD_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|\b(?:the|our)\s+)([a-z][\w-]*)\s+(?:builds|compiles|typechecks|build\s+(?:succeeds|succeeded|passes|passed|is\s+green|works|is\s+clean))\b")
+static PROSE_UNIT_OF: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"\b(?:tests?|specs?)\s+(?:for|of|in)\s+(?:the\s+)?([a-z][\w-]*)\s+(modules?|packages?|crates?|services?|components?)\b")
+        .expect("valid regex")
+});
+static BUILD_SUBJECT: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"(?:^|\b(?:the|our)\s+)([a-z][\w-]*)\s+(?:builds|compiles|typechecks|build\s+(?:succeeds|succeeded|passes|passed|is\s+green|works|is\s+clean))\b")
         .expect("valid regex")
 });
 
-static RATIO: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(\d+)\s*/\s*(\d+)\b|\b(\d+)\s+(?:of|out\s+of)\s+(\d+)\b").expect("valid regex")
+static RATIO: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"\b(\d+)\s*/\s*(\d+)\b|\b(\d+)\s+(?:of|out\s+of)\s+(\d+)\b").expect("valid regex")
 });
-static ALL_N: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\ball\s+(?:the\s+|of\s+the\s+)?(\d+)\b").expect("valid regex"));
-static COUNT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(\d+)\s+(?:[a-z][\w-]*\s+){0,2}?(?:(?:tests?|specs?|examples?|cases?|checks?|assertions?)\s+)?(?:passed|passing|pass|passes|ok|succeeded|green)\b|\b(?:passed|passing|pass)\s*[:=]\s*(\d+)\b")
+static ALL_N: LazyLock<Pattern> =
+    LazyLock::new(|| Pattern::new(r"\ball\s+(?:the\s+|of\s+the\s+)?(\d+)\b").expect("valid regex"));
+static COUNT: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"\b(\d+)\s+(?:[a-z][\w-]*\s+){0,2}?(?:(?:tests?|specs?|examples?|cases?|checks?|assertions?)\s+)?(?:passed|passing|pass|passes|ok|succeeded|green)\b|\b(?:passed|passing|pass)\s*[:=]\s*(\d+)\b")
         .expect("valid regex")
 });
 /// Whether a number before "passing" counts what passed: not a label's number ("Task 60",
@@ -339,8 +340,8 @@ fn is_a_count(hay: &str, c: &regex::Captures<'_>) -> bool {
     let Some(n) = c.get(1) else {
         return true;
     };
-    static LABEL_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:\b(?:task|step|phase|stage|issue|ticket|pr|item|line|lines|version|section|chapter|part|milestone|round|iteration|day|week|node|python|go|java|php|ruby|level|no|number)\s*|#|\bv)$")
+    static LABEL_BEFORE: LazyLock<Pattern> = LazyLock::new(|| {
+        Pattern::new(r"(?:\b(?:task|step|phase|stage|issue|ticket|pr|item|line|lines|version|section|chapter|part|milestone|round|iteration|day|week|node|python|go|java|php|ruby|level|no|number)\s*|#|\bv)$")
             .expect("valid regex")
     });
     if LABEL_BEFORE.is_match(&hay[..n.start()]) {
@@ -371,30 +372,30 @@ fn is_a_count(hay: &str, c: &regex::Captures<'_>) -> bool {
     })
 }
 
-static ZERO_FAILED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:0|no|zero)\s+(?:test\s+|tests\s+)?(?:failed|failures?|failing)\b|\bnone\s+(?:of\s+them\s+)?failed\b|\bnothing\s+failed\b|\bwithout\s+(?:any\s+)?(?:test\s+)?failures?\b|\b(?:failed|failures?)\s*[:=]\s*0\b")
+static ZERO_FAILED: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"\b(?:0|no|zero)\s+(?:test\s+|tests\s+)?(?:failed|failures?|failing)\b|\bnone\s+(?:of\s+them\s+)?failed\b|\bnothing\s+failed\b|\bwithout\s+(?:any\s+)?(?:test\s+)?failures?\b|\b(?:failed|failures?)\s*[:=]\s*0\b")
         .expect("valid regex")
 });
 /// A tally with failures ("47 passed and 2 failed", "2 failed, 47 passed"): whatever clause
 /// holds the passed count, the sentence admits failure.
-pub(super) static FAILING_TALLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b\d+\s+(?:tests?\s+)?(?:passed|passing|ok)\b\s*(?:,|;|and|but|with)?\s*(?:and\s+)?[1-9]\d*\s+(?:tests?\s+)?(?:failed|failures?|failing|errors?)\b|\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failures?|failing)\b\s*(?:,|;|and)?\s*(?:and\s+)?\d+\s+(?:tests?\s+)?(?:passed|passing)\b")
+pub(super) static FAILING_TALLY: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"\b\d+\s+(?:tests?\s+)?(?:passed|passing|ok)\b\s*(?:,|;|and|but|with)?\s*(?:and\s+)?[1-9]\d*\s+(?:tests?\s+)?(?:failed|failures?|failing|errors?)\b|\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failures?|failing)\b\s*(?:,|;|and)?\s*(?:and\s+)?\d+\s+(?:tests?\s+)?(?:passed|passing)\b")
         .expect("valid regex")
 });
-static ALL_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:all|every|everything|entire|whole|full)\b").expect("valid regex")
+static ALL_WORD: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"\b(?:all|every|everything|entire|whole|full)\b").expect("valid regex")
 });
 
 /// A unit noun of another language right before a code span ("del paquete `store`", "im Modul
 /// `auth`", "пакета `api`").
-static FOREIGN_UNIT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:(paquete|pacote|paket|paquet|пакет[а-яё]*|crate)|(módulo|modulo|modul|module|модул[а-яё]*))\s*$")
+static FOREIGN_UNIT_BEFORE: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"(?:(paquete|pacote|paket|paquet|пакет[а-яё]*|crate)|(módulo|modulo|modul|module|модул[а-яё]*))\s*$")
         .expect("valid regex")
 });
 /// A unit noun of another language right after a code span ("`store` 包", "`api` パッケージ",
 /// "`core` 패키지", "`auth` 模块").
-static FOREIGN_UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:(包|套件|パッケージ|패키지|crate)|(模块|模組|モジュール|모듈))")
+static FOREIGN_UNIT_AFTER: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"^\s*(?:(包|套件|パッケージ|패키지|crate)|(模块|模組|モジュール|모듈))")
         .expect("valid regex")
 });
 

@@ -8,7 +8,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use super::pattern::Pattern;
 
 use super::lexicon::CREATIVE_INTRO;
 use crate::text::{BlockKind, Sentence};
@@ -31,8 +31,8 @@ pub(super) enum Section {
     Creative,
 }
 
-static PLAN_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+static PLAN_LABEL: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(
         r"(?x)^(?:\d+\.\s*)?(?:
         next(?:\s+steps?)?|what['’]?s\s+next|what\s+remains|remaining(?:\s+work|\s+steps|\s+tasks)?|left\s+to\s+do|still\s+to\s+do
         |todos?|to[\s-]do|follow[\s-]?ups?|future(?:\s+work)?|later|plans?|proposal|proposed(?:\s+\w+){0,4}|suggestions?|suggested(?:\s+\w+){0,2}
@@ -48,13 +48,13 @@ static PLAN_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A label that lists what is missing or not done ("Settings missing from README.md").
-static GAP_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:missing|gaps?|undocumented|unimplemented|unsupported|not\s+(?:yet\s+)?(?:documented|implemented|covered|done|tested|handled|supported)|open\s+issues|todo)\b")
+static GAP_LABEL: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"\b(?:missing|gaps?|undocumented|unimplemented|unsupported|not\s+(?:yet\s+)?(?:documented|implemented|covered|done|tested|handled|supported)|open\s+issues|todo)\b")
         .expect("valid regex")
 });
 
-static CHANGES_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+static CHANGES_LABEL: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(
         r"(?x)^(?:\d+\.\s*)?(?:
         (?:files?\s+)?(?:changed|modified|touched|edited|created|added|updated|written)(?:\s+files?)?
         |(?:added|created|new|updated|modified|wrote)\s+(?:tests?|files?|modules?|scripts?|docs?|fixtures?|test\s+files?)
@@ -65,13 +65,13 @@ static CHANGES_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
-static DELETED_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:(?:files?\s+)?(?:deleted|removed)(?:\s+files?)?|deletions)$")
+static DELETED_LABEL: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"^(?:(?:files?\s+)?(?:deleted|removed)(?:\s+files?)?|deletions)$")
         .expect("valid regex")
 });
 
-static FIX_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:fix|fixes|fixed|patch|patched|summary|what\s+i\s+did|done|implementation|changes?)\b")
+static FIX_LABEL: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"\b(?:fix|fixes|fixed|patch|patched|summary|what\s+i\s+did|done|implementation|changes?)\b")
         .expect("valid regex")
 });
 

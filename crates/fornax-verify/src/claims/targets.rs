@@ -5,8 +5,8 @@
 
 use std::sync::LazyLock;
 
+use super::pattern::Pattern;
 use fornax_types::{ClaimSubject, ClaimTarget};
-use regex::Regex;
 
 use super::lexicon::*;
 use super::{trim_punctuation, CodeCat, Doc, Found};
@@ -14,18 +14,23 @@ use crate::paths::{looks_like_file_path, strip_location};
 use crate::text::Span;
 
 /// Notes that say a listed file was not changed.
-static UNCHANGED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:no\s+changes?|unchanged|untouched|not\s+(?:modified|changed|touched)|read[- ]only|reference|deleted\s+upstream)\b").expect("valid regex")
+static UNCHANGED: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"\b(?:no\s+changes?|unchanged|untouched|not\s+(?:modified|changed|touched)|read[- ]only|reference|deleted\s+upstream)\b").expect("valid regex")
+});
+
+/// A push range written without code quotes (`f95ca73..017b237`).
+pub(super) static BARE_RANGE: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"\b[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\b").expect("valid regex")
 });
 
 /// Other paths coordinated with the one before them (", `b.py` and `c.py`").
-static COORDINATED_CODE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?:\s*(?:,|and|or|&)\s*`x*`)+").expect("valid regex"));
+static COORDINATED_CODE: LazyLock<Pattern> =
+    LazyLock::new(|| Pattern::new(r"^(?:\s*(?:,|and|or|&)\s*`x*`)+").expect("valid regex"));
 
 /// Verbs (base form, as in a commit message) that open the description of a change in a list:
 /// "`src/pool.c`: initialize `slots` before the first resize".
-static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:initiali[sz]e|set|add|remove|use|handle|guard|check|return|reject|skip|free|clamp|validate|avoid|make|move|rename|update|fix|replace|wrap|call|pass|store|keep|drop|ensure|allow|support|emit|log|convert|track|cache|reset|clear|compute|limit|bound|bump|pin|expose|export|import|register|wire|route|document|test|cover|assert|parse|escape|sanitize|normali[sz]e|refactor|split|extract|inline|rewrite|tighten|relax|default|switch|migrate|delete|stop|start|retry|reuse|introduce|implement|extend|adjust|mark|null-check|bounds-check)\b")
+static CHANGE_VERB: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(r"^(?:initiali[sz]e|set|add|remove|use|handle|guard|check|return|reject|skip|free|clamp|validate|avoid|make|move|rename|update|fix|replace|wrap|call|pass|store|keep|drop|ensure|allow|support|emit|log|convert|track|cache|reset|clear|compute|limit|bound|bump|pin|expose|export|import|register|wire|route|document|test|cover|assert|parse|escape|sanitize|normali[sz]e|refactor|split|extract|inline|rewrite|tighten|relax|default|switch|migrate|delete|stop|start|retry|reuse|introduce|implement|extend|adjust|mark|null-check|bounds-check)\b")
         .expect("valid regex")
 });
 
@@ -54,12 +59,12 @@ impl Doc<'_> {
         // Verbs that code does as often as agents ("the parser raised `ValueError` in
         // `parse.py`", "the plugin registered a hook") write a file only as the clause's own
         // opening act: "Raised the timeout in `conf.toml`", "I also registered the route".
-        static CODE_VERB: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"^(?:raised|lowered|increased|decreased|reduced|enabled|disabled|switched|swapped|trimmed|registered|made)$")
+        static CODE_VERB: LazyLock<Pattern> = LazyLock::new(|| {
+            Pattern::new(r"^(?:raised|lowered|increased|decreased|reduced|enabled|disabled|switched|swapped|trimmed|registered|made)$")
                 .expect("valid regex")
         });
-        static OPENING: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(
+        static OPENING: LazyLock<Pattern> = LazyLock::new(|| {
+            Pattern::new(
                 r"^[\s*_-]*(?:(?:i|we)\s+)?(?:(?:also|then|finally|just|have|has|had|and)\s+)*$",
             )
             .expect("valid regex")
@@ -84,8 +89,8 @@ impl Doc<'_> {
         }
         // A reason ("since everything lives in `pyproject.toml` now") names files that were
         // not written.
-        static REASON: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r"\b(?:since|because)\b").expect("valid regex"));
+        static REASON: LazyLock<Pattern> =
+            LazyLock::new(|| Pattern::new(r"\b(?:since|because)\b").expect("valid regex"));
         let objects_end = verbs
             .first()
             .and_then(|v| {
@@ -132,8 +137,9 @@ impl Doc<'_> {
         }
         // Passive: "`config.yml` was updated"; a change described by what the file does now:
         // "`Parser/lexer.c:2210` now checks the depth".
-        static NOW_DOES: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r"^\s+now\s+(?:also\s+)?[a-z]+s\b").expect("valid regex"));
+        static NOW_DOES: LazyLock<Pattern> = LazyLock::new(|| {
+            Pattern::new(r"^\s+now\s+(?:also\s+)?[a-z]+s\b").expect("valid regex")
+        });
         for &ci in codes {
             let c = &self.code[ci];
             if !matches!(c.cat, CodeCat::Path) || paths.iter().any(|(s, _)| *s == c.span) {
@@ -254,8 +260,8 @@ impl Doc<'_> {
         }
         // A noun phrase naming what the path is: "removed the scratch profile `x.toml`". Not
         // a path the thing was removed from ("removed the import of `x` from `y.py`").
-        static APPOSITION: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"^\s+(?:the|a|an|my|your|our|its|their)(?:\s+[a-z][\w-]*){1,3}\s*$")
+        static APPOSITION: LazyLock<Pattern> = LazyLock::new(|| {
+            Pattern::new(r"^\s+(?:the|a|an|my|your|our|its|their)(?:\s+[a-z][\w-]*){1,3}\s*$")
                 .expect("valid regex")
         });
         APPOSITION.is_match(&plain)
@@ -284,13 +290,15 @@ impl Doc<'_> {
     /// "Removed the old scripts", "deleted the temporary files": a deletion of files the
     /// clause does not name.
     fn pathless_deletion(&self, region: Span) -> Option<Span> {
-        let verb = self.matches(&DELETE_VERB, region).into_iter().next()?;
+        let verb = self.first_match(&DELETE_VERB, region)?;
         // The agent's own act, said as such: the verb opens the clause ("Removed the old
         // scripts", "I deleted the temp files"), not "there are some deleted files".
         let head = self.lower.get(region.start..verb.start)?;
-        static OPENER: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"^[\s*_]*(?:(?:i|we)\s+)?(?:(?:also|then|finally|just|have|has|had)\s+)*$")
-                .expect("valid regex")
+        static OPENER: LazyLock<Pattern> = LazyLock::new(|| {
+            Pattern::new(
+                r"^[\s*_]*(?:(?:i|we)\s+)?(?:(?:also|then|finally|just|have|has|had)\s+)*$",
+            )
+            .expect("valid regex")
         });
         if !OPENER.is_match(head) {
             return None;
@@ -302,8 +310,8 @@ impl Doc<'_> {
     /// The path a list item or table row starts with (after emphasis or a short field label
     /// such as "**File**:"), with its span.
     pub(super) fn leading_path(&self, span: Span) -> Option<(Span, String)> {
-        static FIELD: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"^[\s*_]*(?:[a-z][a-z /-]{0,24}[\s*_]*(?::|\())?[\s*_]*$")
+        static FIELD: LazyLock<Pattern> = LazyLock::new(|| {
+            Pattern::new(r"^[\s*_]*(?:[a-z][a-z /-]{0,24}[\s*_]*(?::|\())?[\s*_]*$")
                 .expect("valid regex")
         });
         let first_code = self
@@ -335,8 +343,8 @@ impl Doc<'_> {
 
     /// Whether a list item is a `File:` field ("**File**: `src/lexer.c:336`").
     pub(super) fn file_field(&self, span: Span, path: Span) -> bool {
-        static FILE_FIELD: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"^[\s*_]*(?:files?|changed|modified|updated|edited|touched|patched|fixed(?:\s+in)?|changes?\s+in)[\s*_]*:[\s*_]*$")
+        static FILE_FIELD: LazyLock<Pattern> = LazyLock::new(|| {
+            Pattern::new(r"^[\s*_]*(?:files?|changed|modified|updated|edited|touched|patched|fixed(?:\s+in)?|changes?\s+in)[\s*_]*:[\s*_]*$")
                 .expect("valid regex")
         });
         self.lower
@@ -353,16 +361,13 @@ impl Doc<'_> {
 
     /// A push range (`f95ca73..017b237`) shown for a remote branch.
     pub(super) fn push_range(&self, region: Span, codes: &[usize]) -> Option<ClaimTarget> {
-        static RANGE: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"^[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}$").expect("valid regex")
-        });
-        static BARE_RANGE: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"\b[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\b").expect("valid regex")
+        static RANGE: LazyLock<Pattern> = LazyLock::new(|| {
+            Pattern::new(r"^[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}$").expect("valid regex")
         });
         let coded = codes
             .iter()
             .any(|&ci| RANGE.is_match(&self.code[ci].content));
-        if !coded && self.matches(&BARE_RANGE, region).is_empty() {
+        if !coded && !self.present(&BARE_RANGE, region) {
             return None;
         }
         let target = self.remote_and_branch(region);
@@ -376,8 +381,8 @@ impl Doc<'_> {
 
     /// The remote and branch a clause names anywhere (`origin/main`, `` `origin` ``).
     pub(super) fn remote_and_branch(&self, region: Span) -> ClaimTarget {
-        static TOKEN: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r"[A-Za-z0-9_][\w./-]*[\w]").expect("valid regex"));
+        static TOKEN: LazyLock<Pattern> =
+            LazyLock::new(|| Pattern::new(r"[A-Za-z0-9_][\w./-]*[\w]").expect("valid regex"));
         let mut tokens: Vec<String> = self
             .code
             .iter()
@@ -449,8 +454,8 @@ impl Doc<'_> {
     /// A path mentioned for comparison or as a source ("like `a.ts`", "imports from `b.ts`"),
     /// not as something written.
     pub(super) fn names_a_reference(&self, region: Span, path: Span) -> bool {
-        static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"\b(?:like|as\s+in|similar\s+to|(?:pattern|approach|style|structure|shape|way|logic|convention)s?\s+(?:as|in|of|from|used\s+in)|(?:the|same)\s+ones?\s+(?:as|in|from|used\s+in)|based\s+on|see|per|mirroring|following|same\s+as|instead\s+of|rather\s+than|(?:imports?|imported|copied|derived|exported|re-exported|taken|borrowed|read|loaded)\s+from)\s+(?:the\s+)?(?:one\s+in\s+|pattern\s+in\s+|existing\s+)?$")
+        static REFERENCE: LazyLock<Pattern> = LazyLock::new(|| {
+            Pattern::new(r"\b(?:like|as\s+in|similar\s+to|(?:pattern|approach|style|structure|shape|way|logic|convention)s?\s+(?:as|in|of|from|used\s+in)|(?:the|same)\s+ones?\s+(?:as|in|from|used\s+in)|based\s+on|see|per|mirroring|following|same\s+as|instead\s+of|rather\s+than|(?:imports?|imported|copied|derived|exported|re-exported|taken|borrowed|read|loaded)\s+from)\s+(?:the\s+)?(?:one\s+in\s+|pattern\s+in\s+|existing\s+)?$")
                 .expect("valid regex")
         });
         let before = self.lower.get(region.start..path.start).unwrap_or("");
@@ -458,8 +463,8 @@ impl Doc<'_> {
     }
 
     pub(super) fn last_connector(&self, gap: Span) -> Option<Span> {
-        static CONNECTOR: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r",?\s+(?:and|or|plus|as\s+well\s+as)\s+|,\s+|\s*&\s*|\s*/\s*")
+        static CONNECTOR: LazyLock<Pattern> = LazyLock::new(|| {
+            Pattern::new(r",?\s+(?:and|or|plus|as\s+well\s+as)\s+|,\s+|\s*&\s*|\s*/\s*")
                 .expect("valid regex")
         });
         self.matches(&CONNECTOR, gap).into_iter().rfind(|m| {
@@ -470,8 +475,8 @@ impl Doc<'_> {
 
     /// File paths written without backticks (`src/main.rs`, `README.md`, `the Makefile`).
     pub(super) fn bare_paths(&self, span: Span) -> Vec<(Span, String)> {
-        static TOKEN: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r"[A-Za-z0-9_./\\-]+[A-Za-z0-9_]").expect("valid regex"));
+        static TOKEN: LazyLock<Pattern> =
+            LazyLock::new(|| Pattern::new(r"[A-Za-z0-9_./\\-]+[A-Za-z0-9_]").expect("valid regex"));
         let Some(hay) = self.text.get(span.start..span.end) else {
             return Vec::new();
         };
@@ -522,8 +527,8 @@ impl Doc<'_> {
             ..ClaimTarget::default()
         };
         if target.sha.is_none() {
-            static BARE_SHA: LazyLock<Regex> =
-                LazyLock::new(|| Regex::new(r"\b[0-9a-f]{7,40}\b").expect("valid regex"));
+            static BARE_SHA: LazyLock<Pattern> =
+                LazyLock::new(|| Pattern::new(r"\b[0-9a-f]{7,40}\b").expect("valid regex"));
             target.sha = self
                 .matches(&BARE_SHA, region)
                 .into_iter()
@@ -539,12 +544,12 @@ impl Doc<'_> {
 
     pub(super) fn push_target(&self, region: Span, codes: &[usize]) -> ClaimTarget {
         let mut target = ClaimTarget::default();
-        let Some(pushed) = self.matches(&PUSHED, region).into_iter().next() else {
+        let Some(pushed) = self.first_match(&PUSHED, region) else {
             return target;
         };
         let after = Span::new(pushed.end, region.end);
-        static TO: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(
+        static TO: LazyLock<Pattern> = LazyLock::new(|| {
+            Pattern::new(
                 r"\b(?:to|into|onto)\s+(?:the\s+)?(`x*`|[a-z0-9_][\w./-]*)(?:\s+(branch|remote))?",
             )
             .expect("valid regex")
@@ -609,8 +614,8 @@ impl Doc<'_> {
                 return Some(c.content.clone());
             }
         }
-        static ON_BRANCH: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"\b(?:on|to)\s+(?:the\s+)?branch\s+([a-z0-9_][\w./-]*)|\b(?:on|to)\s+(?:the\s+)?([a-z0-9_][\w./-]*)\s+branch\b").expect("valid regex")
+        static ON_BRANCH: LazyLock<Pattern> = LazyLock::new(|| {
+            Pattern::new(r"\b(?:on|to)\s+(?:the\s+)?branch\s+([a-z0-9_][\w./-]*)|\b(?:on|to)\s+(?:the\s+)?([a-z0-9_][\w./-]*)\s+branch\b").expect("valid regex")
         });
         let hay = self.lower.get(region.start..region.end)?;
         let c = ON_BRANCH.captures(hay)?;

@@ -832,3 +832,53 @@ fn a_foreign_sentence_before_a_lower_case_tool_name_is_its_own_claim() {
     assert!(got[0].1.starts_with("`go vet"), "{got:?}");
     assert!(got[1].1.starts_with("golangci-lint"), "{got:?}");
 }
+
+/// The string literals of this file: every labeled text, claim or not.
+fn labeled_texts() -> Vec<String> {
+    let source = include_str!("tests.rs");
+    let mut out = Vec::new();
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' {
+            continue;
+        }
+        let mut s = String::new();
+        while let Some(c) = chars.next() {
+            match c {
+                '"' => break,
+                '\\' => match chars.next() {
+                    Some('n') => s.push('\n'),
+                    Some('t') => s.push('\t'),
+                    Some(other) => s.push(other),
+                    None => break,
+                },
+                other => s.push(other),
+            }
+        }
+        out.push(s);
+    }
+    out
+}
+
+#[test]
+fn the_sentence_screen_changes_no_assertion() {
+    let texts = labeled_texts();
+    assert!(texts.len() > 300, "{} texts", texts.len());
+    let mut joined = String::new();
+    for t in &texts {
+        for keep_all in [false, true] {
+            assert_eq!(
+                read_with(t, keep_all, true),
+                read_with(t, keep_all, false),
+                "{t:?}"
+            );
+        }
+        joined.push_str(t);
+        joined.push_str("\n\n");
+    }
+    // The same texts as one document (sections, lists and code spans across them).
+    assert_eq!(
+        read_with(&joined, true, true),
+        read_with(&joined, true, false)
+    );
+}

@@ -6,7 +6,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use super::pattern::Pattern;
 
 use crate::commands::CommandKind;
 
@@ -105,12 +105,12 @@ pub fn alternation(kind: CommandKind) -> String {
 
 /// The first tool named in lower-cased prose, as its id.
 pub fn tool_named(lower: &str) -> Option<&'static str> {
-    static ANY: LazyLock<Regex> = LazyLock::new(|| {
+    static ANY: LazyLock<Pattern> = LazyLock::new(|| {
         let words: Vec<String> = prose_names()
             .iter()
             .map(|(n, _, _)| regex::escape(n).replace(' ', r"\s+"))
             .collect();
-        Regex::new(&format!(r"\b(?:{})\b", words.join("|"))).expect("valid regex")
+        Pattern::new(&format!(r"\b(?:{})\b", words.join("|"))).expect("valid regex")
     });
     let word = ANY.find(lower)?.as_str();
     let word = word.split_whitespace().collect::<Vec<_>>().join(" ");
