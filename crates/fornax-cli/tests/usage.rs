@@ -162,8 +162,13 @@ fn every_report_is_the_same_from_the_rollup_and_from_the_calls() {
     scan();
     let db = home.join("fornax.db");
     let count = |sql: &str| -> i64 {
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        conn.query_row(sql, [], |r| r.get(0)).unwrap()
+        let out = Command::new(env!("CARGO_BIN_EXE_fornax"))
+            .env("FORNAX_HOME", &home)
+            .args(["query", sql, "--json"])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["rows"][0][0].as_i64().unwrap()
     };
     let calls = count("SELECT COUNT(*) FROM usage");
     let rollup = count("SELECT COUNT(*) FROM usage_hour");
@@ -181,12 +186,8 @@ fn every_report_is_the_same_from_the_rollup_and_from_the_calls() {
 
     // The rollup gone and every session owed one: the reports come from the calls.
     {
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        conn.execute_batch(
-            "DELETE FROM usage_hour;
-             INSERT OR IGNORE INTO usage_pending (session_id) SELECT session_id FROM usage;",
-        )
-        .unwrap();
+        let mut store = fornax_store::Store::open(&db).unwrap();
+        assert!(store.queue_usage_rollup().unwrap() > 0);
     }
     let from_calls = every_report(&home);
     for ((name, a), (_, b)) in from_rollup.iter().zip(&from_calls) {

@@ -66,6 +66,22 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Drops the usage rollup and queues every session with calls: reports read the calls
+    /// until the next writer rebuilds it. A repair, and how the rollup is checked against the
+    /// calls. Returns the number of sessions queued.
+    pub fn queue_usage_rollup(&mut self) -> Result<u64, StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM usage_hour", [])?;
+        let n = tx.execute(
+            "INSERT OR IGNORE INTO usage_pending (session_id) SELECT DISTINCT session_id FROM usage",
+            [],
+        )?;
+        tx.commit()?;
+        Ok(n as u64)
+    }
+}
+
 /// Whether the store has the hourly rollup (a store opened read-only may predate it).
 fn has_rollup(conn: &rusqlite::Connection) -> Result<bool, StoreError> {
     Ok(conn
