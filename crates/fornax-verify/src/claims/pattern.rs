@@ -80,37 +80,60 @@ const DIGIT: &str = "0-9";
 /// The pattern with `\b`, `\w`, `\s` and `\d` in their ASCII meanings; everything else as
 /// written.
 pub(super) fn ascii_reading(pattern: &str) -> String {
+    rewrite(
+        pattern,
+        |escaped, in_class| {
+            let items = match escaped {
+                'b' if !in_class => return Some(r"(?-u:\b)".to_string()),
+                'w' => WORD,
+                's' => SPACE,
+                'd' => DIGIT,
+                _ => return None,
+            };
+            Some(if in_class {
+                items.to_string()
+            } else {
+                format!("[{items}]")
+            })
+        },
+        Anchors::Keep,
+    )
+}
+
+/// What [`rewrite`] does with `^` and `$` outside classes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Anchors {
+    Keep,
+    Drop,
+}
+
+/// A pattern's source rewritten piece by piece: `escape(c, in_class)` gives what `\c` becomes
+/// (`None` keeps it as written), and `^`/`$` outside classes are kept or dropped. Class
+/// brackets are tracked, nested ones too, so a `]` right after `[` or `[^` stays a literal.
+pub(super) fn rewrite(
+    pattern: &str,
+    escape: impl Fn(char, bool) -> Option<String>,
+    anchors: Anchors,
+) -> String {
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut chars = pattern.chars();
+    // Depth of `[...]` classes.
     let mut class = 0usize;
     while let Some(c) = chars.next() {
         match c {
             '\\' => match chars.next() {
-                Some('b') if class == 0 => out.push_str(r"(?-u:\b)"),
-                Some(k @ ('w' | 's' | 'd')) => {
-                    let items = match k {
-                        'w' => WORD,
-                        's' => SPACE,
-                        _ => DIGIT,
-                    };
-                    if class == 0 {
-                        out.push('[');
-                        out.push_str(items);
-                        out.push(']');
-                    } else {
-                        out.push_str(items);
+                Some(n) => match escape(n, class > 0) {
+                    Some(with) => out.push_str(&with),
+                    None => {
+                        out.push('\\');
+                        out.push(n);
                     }
-                }
-                Some(n) => {
-                    out.push('\\');
-                    out.push(n);
-                }
+                },
                 None => out.push('\\'),
             },
             '[' => {
                 class += 1;
                 out.push('[');
-                // A `]` right after the opening bracket (or after `^`) is a literal.
                 if chars.clone().next() == Some('^') {
                     out.push('^');
                     chars.next();
@@ -124,6 +147,7 @@ pub(super) fn ascii_reading(pattern: &str) -> String {
                 class -= 1;
                 out.push(']');
             }
+            '^' | '$' if class == 0 && anchors == Anchors::Drop => {}
             other => out.push(other),
         }
     }

@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 
 use regex::{Regex, RegexSet};
 
-use super::pattern::Pattern;
+use super::pattern::{rewrite, Anchors, Pattern};
 
 use super::lexicon::*;
 use super::targets::BARE_RANGE;
@@ -53,50 +53,11 @@ fn needed() -> Vec<&'static Pattern> {
 /// Removing an assertion only lets more text match, and what is left matches the same bytes
 /// wherever they stand.
 pub(super) fn relax(pattern: &str) -> String {
-    let mut out = String::with_capacity(pattern.len());
-    let mut chars = pattern.chars();
-    // Depth of `[...]` classes (nested classes are allowed).
-    let mut class = 0usize;
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                Some('b') if class == 0 => {}
-                Some(n) => {
-                    out.push('\\');
-                    out.push(n);
-                }
-                None => out.push('\\'),
-            },
-            '[' => {
-                class += 1;
-                out.push('[');
-                // A `]` or `^]` right after the opening bracket is a literal, not its end.
-                let mut peek = chars.clone();
-                match peek.next() {
-                    Some('^') => {
-                        out.push('^');
-                        chars.next();
-                        if chars.clone().next() == Some(']') {
-                            out.push(']');
-                            chars.next();
-                        }
-                    }
-                    Some(']') => {
-                        out.push(']');
-                        chars.next();
-                    }
-                    _ => {}
-                }
-            }
-            ']' if class > 0 => {
-                class -= 1;
-                out.push(']');
-            }
-            '^' | '$' if class == 0 => {}
-            other => out.push(other),
-        }
-    }
-    out
+    rewrite(
+        pattern,
+        |escaped, in_class| (escaped == 'b' && !in_class).then(String::new),
+        Anchors::Drop,
+    )
 }
 
 struct Screen {
