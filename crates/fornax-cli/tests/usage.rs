@@ -2,8 +2,33 @@
 //! `fornax usage` counts a model call once whichever files carry it, and answers the same from
 //! its hourly rollup as from the calls themselves.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::process::Command;
+
+use support::{copy_tree, corpus, fornax};
+
+/// The command's stdout; it must succeed.
+fn stdout_of(cmd: &mut Command) -> Vec<u8> {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// `fornax scan --no-verify DATA` into `home`, with no daemon started.
+fn scan(home: &Path, data: &Path) {
+    stdout_of(
+        fornax(home)
+            .env("FORNAX_DAEMON_AUTOSTART", "0")
+            .args(["scan", "--no-verify"])
+            .arg(data),
+    );
+}
 
 /// A Claude Code response split over two lines (same `message.id` and `requestId`, usage
 /// repeated; the later line holds the final output count) and a second response.
@@ -19,28 +44,9 @@ const TRANSCRIPT: &str = concat!(
 );
 
 fn usage_totals(home: &Path, dir: &Path) -> serde_json::Value {
-    let fornax = || {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_fornax"));
-        c.env("FORNAX_HOME", home).env("NO_COLOR", "1");
-        c
-    };
-    let scan = fornax()
-        .args(["scan", "--no-verify"])
-        .arg(dir)
-        .output()
-        .unwrap();
-    assert!(
-        scan.status.success(),
-        "{}",
-        String::from_utf8_lossy(&scan.stderr)
-    );
-    let out = fornax().args(["usage", "--json"]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    scan(home, dir);
+    let out = stdout_of(fornax(home).args(["usage", "--json"]));
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     v["totals"].clone()
 }
 
@@ -69,30 +75,6 @@ fn split_lines_and_copied_transcripts_count_each_call_once() {
     assert_eq!(t2, t, "a call seen in two files is counted once");
 }
 
-fn shared() -> Option<PathBuf> {
-    if let Ok(d) = std::env::var("FORNAX_SHARED_DIR") {
-        return Some(PathBuf::from(d)).filter(|p| p.join("corpus").is_dir());
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .skip(2)
-        .map(|dir| dir.join("shared"))
-        .find(|p| p.join("corpus").is_dir())
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for e in std::fs::read_dir(from).unwrap() {
-        let p = e.unwrap().path();
-        let dest = to.join(p.file_name().unwrap());
-        if p.is_dir() {
-            copy_tree(&p, &dest);
-        } else {
-            std::fs::create_dir_all(to).unwrap();
-            std::fs::copy(&p, &dest).unwrap();
-        }
-    }
-}
-
 /// Every report, with and without filters, as `fornax usage … --json` prints it.
 fn every_report(home: &Path) -> Vec<(String, String)> {
     let reports: [&[&str]; 11] = [
@@ -111,20 +93,8 @@ fn every_report(home: &Path) -> Vec<(String, String)> {
     reports
         .iter()
         .map(|args| {
-            let out = Command::new(env!("CARGO_BIN_EXE_fornax"))
-                .env("FORNAX_HOME", home)
-                .env("NO_COLOR", "1")
-                .arg("usage")
-                .args(*args)
-                .arg("--json")
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "usage {args:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            (args.join(" "), String::from_utf8(out.stdout).unwrap())
+            let out = stdout_of(fornax(home).arg("usage").args(*args).arg("--json"));
+            (args.join(" "), String::from_utf8(out).unwrap())
         })
         .collect()
 }
@@ -134,40 +104,21 @@ fn every_report(home: &Path) -> Vec<(String, String)> {
 /// a rollup rebuilt whole by the next writer answers the same again.
 #[test]
 fn every_report_is_the_same_from_the_rollup_and_from_the_calls() {
-    let Some(shared) = shared() else {
+    let Some(corpus) = corpus() else {
         println!("skipped: ../shared/corpus is absent");
         return;
     };
     let work = tempfile::tempdir().unwrap();
     let data = work.path().join("corpus");
     for dir in ["claude-transcript", "codex-rollout", "pi-session", "gemini"] {
-        copy_tree(&shared.join("corpus").join(dir), &data.join(dir));
+        copy_tree(&corpus.join(dir), &data.join(dir));
     }
     let home = work.path().join("home");
-    let scan = || {
-        let out = Command::new(env!("CARGO_BIN_EXE_fornax"))
-            .env("FORNAX_HOME", &home)
-            .env("NO_COLOR", "1")
-            .env("FORNAX_DAEMON_AUTOSTART", "0")
-            .args(["scan", "--no-verify"])
-            .arg(&data)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    scan();
+    scan(&home, &data);
     let db = home.join("fornax.db");
     let count = |sql: &str| -> i64 {
-        let out = Command::new(env!("CARGO_BIN_EXE_fornax"))
-            .env("FORNAX_HOME", &home)
-            .args(["query", sql, "--json"])
-            .output()
-            .unwrap();
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let out = stdout_of(fornax(&home).args(["query", sql, "--json"]));
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         v["rows"][0][0].as_i64().unwrap()
     };
     let calls = count("SELECT COUNT(*) FROM usage");
@@ -196,7 +147,7 @@ fn every_report_is_the_same_from_the_rollup_and_from_the_calls() {
     }
 
     // The next writer rebuilds it whole; the same reports again.
-    scan();
+    scan(&home, &data);
     assert_eq!(count("SELECT COUNT(*) FROM usage_pending"), 0);
     assert_eq!(count("SELECT COUNT(*) FROM usage_hour"), rollup);
     assert_eq!(every_report(&home), from_rollup);
