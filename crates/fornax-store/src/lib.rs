@@ -38,6 +38,7 @@ mod listing;
 mod lock;
 mod mirror;
 mod packed;
+mod packs;
 mod privacy;
 mod query;
 mod read;
@@ -82,6 +83,10 @@ pub struct Store {
     path: PathBuf,
     /// Held by every writable handle; `None` for read-only ones.
     writer: Option<WriterLock>,
+    /// The packed columns' dictionaries, as `unpacked()` on `conn` reads them.
+    dicts: std::sync::Arc<packs::PackDicts>,
+    /// The packed columns' compressors (writers).
+    packs: packs::Packs,
 }
 
 impl Store {
@@ -115,11 +120,14 @@ impl Store {
         // Checkpoint every 32 MiB of WAL instead of 4 MiB: pages a scan rewrites often (index
         // interiors) are copied to the database once per checkpoint, not once per 4 MiB.
         conn.pragma_update(None, "wal_autocheckpoint", 8192)?;
-        schema::migrate(&mut conn)?;
+        let dicts = packs::PackDicts::of(path);
+        schema::migrate_with(&mut conn, &dicts)?;
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
             writer: Some(writer),
+            dicts,
+            packs: packs::Packs::default(),
         };
         store.make_private();
         // Sessions owed their usage rollup (a store the rollup's migration has just marked, or
@@ -147,7 +155,8 @@ impl Store {
         )
         .map_err(|e| StoreError::open(path, e))?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        packed::register(&conn)?;
+        let dicts = packs::PackDicts::of(path);
+        packed::register(&conn, &dicts)?;
         let version: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if version > SCHEMA_VERSION {
             return Err(StoreError::NewerSchema {
@@ -165,6 +174,8 @@ impl Store {
             conn,
             path: path.to_path_buf(),
             writer: None,
+            dicts,
+            packs: packs::Packs::default(),
         })
     }
 

@@ -18,7 +18,10 @@ use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::Connection;
 
+use std::sync::Arc;
+
 use crate::archive::Packer;
+use crate::packs::PackDicts;
 use crate::StoreError;
 
 /// Below this many bytes a text is kept as it is: a zstd frame's header and the lost
@@ -33,15 +36,16 @@ pub(crate) fn pack(packer: &mut Packer, text: &str) -> Result<Value, StoreError>
     Ok(Value::Blob(packer.compress(text.as_bytes())?))
 }
 
-/// The text a packed column holds (`None` for NULL).
-pub(crate) fn unpack(value: ValueRef<'_>) -> Result<Option<String>, StoreError> {
+/// The text a packed column holds (`None` for NULL); `dicts` reads frames packed with a
+/// trained dictionary (`crate::packs`).
+pub(crate) fn unpack(value: ValueRef<'_>, dicts: &PackDicts) -> Result<Option<String>, StoreError> {
     match value {
         ValueRef::Null => Ok(None),
         ValueRef::Text(t) => String::from_utf8(t.to_vec())
             .map(Some)
             .map_err(|e| damaged(t.len(), &e.to_string())),
         ValueRef::Blob(b) => {
-            let bytes = decompress(b).map_err(|e| damaged(b.len(), &e))?;
+            let bytes = decompress(b, dicts).map_err(|e| damaged(b.len(), &e))?;
             String::from_utf8(bytes)
                 .map(Some)
                 .map_err(|e| damaged(b.len(), &e.to_string()))
@@ -61,12 +65,15 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-fn decompress(frame: &[u8]) -> Result<Vec<u8>, String> {
+fn decompress(frame: &[u8], dicts: &PackDicts) -> Result<Vec<u8>, String> {
     let size = match zstd::zstd_safe::get_frame_content_size(frame) {
         Ok(Some(n)) if n <= MAX_UNPACKED => n as usize,
         Ok(Some(n)) => return Err(format!("it says it holds {n} bytes")),
         Ok(None) | Err(_) => return Err("it is not a zstd frame with its size".into()),
     };
+    if let Some(id) = zstd::zstd_safe::get_dict_id_from_frame(frame) {
+        return dicts.decompress(id.get(), frame, size);
+    }
     DECOMPRESSOR.with(|cell| {
         let mut slot = cell.borrow_mut();
         let ctx = match slot.as_mut() {
@@ -84,20 +91,22 @@ fn damaged(len: usize, detail: &str) -> StoreError {
     }
 }
 
-/// Registers `unpacked(x)` on a connection (every connection the store opens).
-pub(crate) fn register(conn: &Connection) -> rusqlite::Result<()> {
+/// Registers `unpacked(x)` on a connection (every connection the store opens), reading
+/// dictionary frames with `dicts`.
+pub(crate) fn register(conn: &Connection, dicts: &Arc<PackDicts>) -> rusqlite::Result<()> {
     let flags = FunctionFlags::SQLITE_UTF8
         | FunctionFlags::SQLITE_DETERMINISTIC
         | FunctionFlags::SQLITE_INNOCUOUS;
-    conn.create_scalar_function("unpacked", 1, flags, |ctx: &Context<'_>| {
-        unpack(ctx.get_raw(0)).map_err(|e| rusqlite::Error::UserFunctionError(Box::new(e)))
+    let dicts = Arc::clone(dicts);
+    conn.create_scalar_function("unpacked", 1, flags, move |ctx: &Context<'_>| {
+        unpack(ctx.get_raw(0), &dicts).map_err(|e| rusqlite::Error::UserFunctionError(Box::new(e)))
     })
 }
 
 /// Registers `packed(x)` too, which the migration to packed columns uses on rows an older
 /// release wrote (writable connections only).
-pub(crate) fn register_writer(conn: &Connection) -> rusqlite::Result<()> {
-    register(conn)?;
+pub(crate) fn register_writer(conn: &Connection, dicts: &Arc<PackDicts>) -> rusqlite::Result<()> {
+    register(conn, dicts)?;
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
     let packer = std::sync::Mutex::new(Packer::default());
     conn.create_scalar_function("packed", 1, flags, move |ctx: &Context<'_>| {
@@ -119,7 +128,7 @@ mod tests {
     #[test]
     fn packed_texts_read_back_exactly() {
         let conn = Connection::open_in_memory().unwrap();
-        register_writer(&conn).unwrap();
+        register_writer(&conn, &Default::default()).unwrap();
         let long = "cargo test --workspace: ok. é ✓ ".repeat(40);
         for text in ["", "short", long.as_str()] {
             let (kind, back): (String, String) = conn
@@ -146,7 +155,7 @@ mod tests {
     #[test]
     fn a_damaged_blob_is_an_error_not_a_text() {
         let conn = Connection::open_in_memory().unwrap();
-        register(&conn).unwrap();
+        register(&conn, &Default::default()).unwrap();
         let err = conn
             .query_row("SELECT unpacked(x'00112233')", [], |r| {
                 r.get::<_, String>(0)
@@ -311,10 +320,20 @@ mod tests {
         // The same home as schema 8 wrote it.
         {
             let conn = Connection::open(&path).unwrap();
-            register(&conn).unwrap();
+            register(&conn, &Default::default()).unwrap();
             assert_eq!(kinds(&conn), ["text", "blob", "blob", "blob"]);
             conn.execute_batch(
-                "DROP VIEW text;
+                "DROP VIEW item;
+                 ALTER TABLE item_store RENAME TO item;
+                 UPDATE item SET value = unpacked(value);
+                 DROP VIEW evidence;
+                 ALTER TABLE evidence_store RENAME TO evidence;
+                 UPDATE evidence SET payload = unpacked(payload), records = unpacked(records),
+                     source = unpacked(source);
+                 DROP TABLE counter;
+                 DROP TABLE pack_dict;
+                 CREATE INDEX item_seq ON item(seq);
+                 DROP VIEW text;
                  ALTER TABLE text_store RENAME TO text;
                  UPDATE text SET body = unpacked(body);
                  DROP TABLE archive_dict;
@@ -340,7 +359,7 @@ mod tests {
         assert_eq!(observed(&store), fresh);
         drop(store);
         let conn = Connection::open(&path).unwrap();
-        register(&conn).unwrap();
+        register(&conn, &Default::default()).unwrap();
         assert_eq!(kinds(&conn), ["text", "blob", "blob", "blob"]);
         let state: String = conn
             .query_row("SELECT typeof(adapter_state) FROM source", [], |r| r.get(0))

@@ -64,15 +64,19 @@ pub struct Rerun {
 }
 
 /// Columns whose values are packed (`crate::packed`): rewritten through `packed()`.
-const PACKED: &[(&str, &str)] = &[("source", "adapter_state")];
+const PACKED: &[(&str, &str)] = &[
+    ("source", "adapter_state"),
+    ("item_store", "value"),
+    ("evidence_store", "payload"),
+];
 
 /// Every column holding text that came from native data: `(table, column, json)`. Each is
 /// read through `unpacked()` (plain text passes through it unchanged).
 const REDACTABLE: &[(&str, &str, bool)] = &[
     ("text_store", "body", false),
-    ("item", "value", true),
-    ("evidence", "payload", true),
-    ("evidence", "extension", true),
+    ("item_store", "value", true),
+    ("evidence_store", "payload", true),
+    ("evidence_store", "extension", true),
     ("claim", "text", false),
     ("claim", "subject", false),
     ("claim", "target", false),
@@ -213,10 +217,11 @@ impl Store {
         del("DELETE FROM item_record WHERE item_id IN
                  (SELECT id FROM item WHERE session_id IN (SELECT id FROM forget_session))")?;
         del("DELETE FROM item_record WHERE record_id IN (SELECT id FROM forget_record)")?;
-        out.items = del("DELETE FROM item WHERE session_id IN (SELECT id FROM forget_session)")?;
+        out.items =
+            del("DELETE FROM item_store WHERE session_id IN (SELECT id FROM forget_session)")?;
         out.loops = del("DELETE FROM loop WHERE session_id IN (SELECT id FROM forget_session)")?;
         out.evidence =
-            del("DELETE FROM evidence WHERE session_id IN (SELECT id FROM forget_session)")?;
+            del("DELETE FROM evidence_store WHERE session_id IN (SELECT id FROM forget_session)")?;
         out.claims = del("DELETE FROM claim WHERE session_id IN (SELECT id FROM forget_session)")?;
         out.findings =
             del("DELETE FROM finding WHERE session_id IN (SELECT id FROM forget_session)")?;
@@ -242,6 +247,10 @@ impl Store {
         // The archive's dictionaries may hold fragments of the forgotten copies.
         if out.archived > 0 {
             crate::dictionary::retire(&tx)?;
+        }
+        // So may the packed columns' dictionaries of the forgotten items and evidence.
+        if out.items > 0 || out.evidence > 0 {
+            crate::packs::retire(&tx, &self.dicts)?;
         }
         // Texts no remaining item shares: out of the full-text index first (only those the
         // index holds: indexed and no longer pending), then out of the table.
@@ -343,6 +352,12 @@ impl Store {
                 tx.commit()?;
             }
         }
+        // A packed column's dictionary trained on rows that held a secret may hold it too.
+        if out.changed > 0 {
+            let tx = self.conn.transaction()?;
+            crate::packs::retire(&tx, &self.dicts)?;
+            tx.commit()?;
+        }
         let (read, changed) = self.redact_archive_again(redactor, batch, &mut counts)?;
         // A dictionary trained on copies that held a secret may hold it too.
         if changed > 0 {
@@ -429,7 +444,7 @@ fn replace_text(
     match existing {
         Some(other) if other != id => {
             tx.execute(
-                "UPDATE item SET text_id = ?2 WHERE text_id = ?1",
+                "UPDATE item_store SET text_id = ?2 WHERE text_id = ?1",
                 params![id, other],
             )?;
             tx.execute("DELETE FROM fts_pending WHERE text_id = ?1", [id])?;
@@ -484,7 +499,7 @@ mod tests {
                 "INSERT INTO session (id, provider, native_id) VALUES (1, 'claude_code', 's1');
                  INSERT INTO text_store (id, hash, body, indexed) VALUES (1, x'00', '{body}', 1);
                  INSERT INTO text_fts (rowid, body) VALUES (1, '{body}');
-                 INSERT INTO item (session_id, key, seq, role, strength, kind, text_id, value)
+                 INSERT INTO item_store (session_id, key, seq, role, strength, kind, text_id, value)
                      VALUES (1, 'k', 1, 'agent', 'asserted', 'text', 1, '{{}}');
                  INSERT INTO claim (session_id, claim_key, item_key, subject, text, target)
                      VALUES (1, 'c', 'k', 'tests', 'pushed with {SECRET}', 'x');

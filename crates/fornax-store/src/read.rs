@@ -452,20 +452,31 @@ impl Store {
             let mut stmt = self.conn.prepare_cached(
                 "SELECT evidence_key, kind, payload, source, provenance, extension, item_key,
                         loop_position, at, records
-                 FROM evidence WHERE session_id = ?1 AND derived = 0 ORDER BY id",
+                 FROM evidence_store WHERE session_id = ?1 AND derived = 0 ORDER BY id",
             )?;
+            // Packed columns are read as stored and unpacked here, not through the view.
+            let dicts = &self.dicts;
+            let unpacked = |r: &rusqlite::Row<'_>, i: usize| -> rusqlite::Result<Option<String>> {
+                crate::packed::unpack(r.get_ref(i)?, dicts).map_err(|e| {
+                    rusqlite::Error::FromSqlConversionFailure(
+                        i,
+                        rusqlite::types::Type::Blob,
+                        Box::new(e),
+                    )
+                })
+            };
             let rows = stmt.query_map([id], |r| {
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
+                    unpacked(r, 2)?.unwrap_or_default(),
+                    unpacked(r, 3)?.unwrap_or_default(),
                     r.get::<_, String>(4)?,
                     r.get::<_, Option<String>>(5)?,
                     r.get::<_, Option<String>>(6)?,
                     r.get::<_, Option<u32>>(7)?,
                     r.get::<_, Option<String>>(8)?,
-                    r.get::<_, Option<String>>(9)?,
+                    unpacked(r, 9)?,
                 ))
             })?;
             for row in rows {
@@ -564,7 +575,7 @@ impl Store {
                        FROM item_record ir JOIN record r ON r.id = ir.record_id
                        JOIN source s ON s.id = r.source_id WHERE ir.item_id = item.id),
                     CASE WHEN ?2 AND item.kind = 'tool_output' THEN item.text_id END
-             FROM item LEFT JOIN text ON text.id = item.text_id
+             FROM item_store item LEFT JOIN text ON text.id = item.text_id
              WHERE item.session_id = ?1 ORDER BY item.seq LIMIT ?4 OFFSET ?3",
         )?;
         let count: i64 = self
@@ -583,7 +594,16 @@ impl Store {
                 r.get::<_, Option<String>>(3)?,
                 r.get::<_, String>(4)?,
                 r.get::<_, String>(5)?,
-                r.get::<_, String>(6)?,
+                // Read as stored and unpacked here, not through the view.
+                crate::packed::unpack(r.get_ref(6)?, &self.dicts)
+                    .map_err(|e| {
+                        rusqlite::Error::FromSqlConversionFailure(
+                            6,
+                            rusqlite::types::Type::Blob,
+                            Box::new(e),
+                        )
+                    })?
+                    .unwrap_or_default(),
                 r.get::<_, Option<String>>(7)?,
                 r.get::<_, Option<String>>(8)?,
                 r.get::<_, Option<i64>>(9)?,
@@ -639,10 +659,11 @@ impl Store {
         now: &str,
     ) -> Result<usize, StoreError> {
         let tx = self.conn.transaction()?;
+        self.packs.sync(&tx, &self.dicts, false)?;
         let mut ids: HashMap<SessionRef, i64> = HashMap::new();
         for &id in family {
             tx.execute(
-                "DELETE FROM evidence WHERE session_id = ?1 AND derived = 1",
+                "DELETE FROM evidence_store WHERE session_id = ?1 AND derived = 1",
                 [id],
             )?;
             tx.execute("DELETE FROM claim WHERE session_id = ?1", [id])?;
@@ -661,12 +682,12 @@ impl Store {
         }
         for e in write.derived {
             if let Some(&sid) = ids.get(&e.session) {
-                write_evidence(&tx, sid, e, true, None)?;
+                write_evidence(&tx, &mut self.packs, sid, e, true, None)?;
             }
         }
         for e in write.host {
             if let Some(&sid) = ids.get(&e.session) {
-                write_evidence(&tx, sid, e, false, None)?;
+                write_evidence(&tx, &mut self.packs, sid, e, false, None)?;
             }
         }
         for c in write.claims {
@@ -751,7 +772,8 @@ impl Store {
             )
             .optional()?
             .ok_or_else(|| StoreError::NoSuchSession(evidence.session.native_id.clone()))?;
-        write_evidence(&self.conn, sid, evidence, false, None)?;
+        self.packs.sync(&self.conn, &self.dicts, false)?;
+        write_evidence(&self.conn, &mut self.packs, sid, evidence, false, None)?;
         // New evidence changes what the session's claims rest on: they are owed a judgement.
         self.conn.execute(
             "INSERT OR IGNORE INTO verify_pending (session_id) VALUES (?1)",

@@ -70,8 +70,9 @@ impl Store {
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default();
         let tx = self.conn.transaction()?;
+        self.packs.sync(&tx, &self.dicts, false)?;
         for e in evidence {
-            write_evidence(&tx, sid, e, false, None)?;
+            write_evidence(&tx, &mut self.packs, sid, e, false, None)?;
         }
         tx.execute(
             "INSERT INTO recheck (session_id, capability_id, trigger, started_at, finished_at,

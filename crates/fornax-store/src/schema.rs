@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::StoreError;
 
 /// Every migration, in order. Index `i` migrates version `i` to `i + 1`.
-pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
+pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
@@ -421,14 +421,54 @@ END;
 INSERT OR IGNORE INTO usage_pending (session_id) SELECT DISTINCT session_id FROM usage;
 "#;
 
+// Packed items and evidence (ADR 0014): `item` and `evidence` become views over `item_store`
+// and `evidence_store` that read `value`, `payload`, `records` and `source` through `unpacked()`
+// (`crate::packs`), so `fornax query` and every reader keep seeing JSON; rows are packed in
+// place with the same ids (values of 256 bytes or more, without a dictionary: the column
+// dictionaries in `pack_dict` are trained by the next writer). The index `item_seq` goes:
+// the next sequence number is kept in `counter` instead of read from `MAX(seq)`.
+const V11: &str = r#"
+ALTER TABLE item RENAME TO item_store;
+CREATE VIEW item (id, session_id, key, seq, loop_position, at, role, strength, kind, text_id,
+        value, tool_name, call_id, exit_code, failed, source_id) AS
+    SELECT id, session_id, key, seq, loop_position, at, role, strength, kind, text_id,
+        unpacked(value), tool_name, call_id, exit_code, failed, source_id FROM item_store;
+ALTER TABLE evidence RENAME TO evidence_store;
+CREATE VIEW evidence (id, session_id, evidence_key, kind, payload, source, trust_class,
+        provenance, extension, item_key, loop_position, at, records, derived, source_id) AS
+    SELECT id, session_id, evidence_key, kind, unpacked(payload), unpacked(source), trust_class,
+        provenance, extension, item_key, loop_position, at, unpacked(records), derived, source_id
+    FROM evidence_store;
+DROP INDEX item_seq;
+CREATE TABLE counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO counter (name, value) SELECT 'item_seq', COALESCE(MAX(seq), 0) FROM item_store;
+CREATE TABLE pack_dict (
+    kind        TEXT NOT NULL UNIQUE,
+    dict_id     INTEGER UNIQUE,
+    body        BLOB NOT NULL
+);
+UPDATE item_store SET value = packed(value)
+    WHERE typeof(value) = 'text' AND length(CAST(value AS BLOB)) >= 256;
+UPDATE evidence_store SET payload = packed(payload)
+    WHERE typeof(payload) = 'text' AND length(CAST(payload AS BLOB)) >= 256;
+UPDATE evidence_store SET records = packed(records)
+    WHERE typeof(records) = 'text' AND length(CAST(records AS BLOB)) >= 256;
+UPDATE evidence_store SET source = packed(source)
+    WHERE typeof(source) = 'text' AND length(CAST(source AS BLOB)) >= 256;
+"#;
+
 /// Brings the schema to [`SCHEMA_VERSION`]. Callers hold the store-writer lock; each step also
 /// takes SQLite's write lock first (`BEGIN IMMEDIATE`) and reads the version again inside its
 /// transaction, so a step another connection already applied is never applied twice.
 ///
-/// Registers the packed-column functions (`crate::packed`) on `conn` first: the view `text`
-/// and the step to schema 9 use them.
-pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
-    crate::packed::register_writer(conn)?;
+/// Registers the packed-column functions (`crate::packed`) on `conn` first, reading
+/// dictionary frames with `dicts`: the views `text`, `item` and `evidence` and the steps to
+/// schemas 9 and 11 use them.
+pub(crate) fn migrate_with(
+    conn: &mut Connection,
+    dicts: &std::sync::Arc<crate::packs::PackDicts>,
+) -> Result<(), StoreError> {
+    crate::packed::register_writer(conn, dicts)?;
     loop {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let current: u32 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
@@ -445,6 +485,12 @@ pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         tx.pragma_update(None, "user_version", current + 1)?;
         tx.commit()?;
     }
+}
+
+/// [`migrate_with`] for a connection that reads no dictionary frames.
+#[cfg(test)]
+pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    migrate_with(conn, &Default::default())
 }
 
 #[cfg(test)]

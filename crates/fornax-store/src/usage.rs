@@ -785,10 +785,11 @@ mod tests {
     fn a_home_from_before_the_rollup_gets_it_and_the_same_answers() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("fornax.db");
-        let before = crate::schema::MIGRATIONS.len() - 1;
+        // Schema 9: the release before the rollup.
+        let before = 9;
         {
             let mut conn = rusqlite::Connection::open(&path).unwrap();
-            crate::packed::register_writer(&conn).unwrap();
+            crate::packed::register_writer(&conn, &Default::default()).unwrap();
             let tx = conn.transaction().unwrap();
             for sql in &crate::schema::MIGRATIONS[..before] {
                 tx.execute_batch(sql).unwrap();
@@ -803,6 +804,8 @@ mod tests {
             conn: rusqlite::Connection::open(&path).unwrap(),
             path: path.clone(),
             writer: None,
+            dicts: Default::default(),
+            packs: Default::default(),
         };
         assert!(!has_rollup(&old.conn).unwrap());
         let (as_it_was, reference_answers) = answers(&old);

@@ -13,6 +13,7 @@ use fornax_types::{
 };
 use rusqlite::{params, OptionalExtension, Transaction};
 
+use crate::packs::{Column, Packs};
 use crate::{Store, StoreError};
 
 /// What identifies a source and how to read it.
@@ -124,13 +125,15 @@ impl Store {
                         blocks: r.get(12)?,
                     },
                     next_position: r.get::<_, i64>(8)? as u64,
-                    adapter_state: crate::packed::unpack(r.get_ref(9)?).map_err(|e| {
-                        rusqlite::Error::FromSqlConversionFailure(
-                            9,
-                            rusqlite::types::Type::Blob,
-                            Box::new(e),
-                        )
-                    })?,
+                    adapter_state: crate::packed::unpack(r.get_ref(9)?, &self.dicts).map_err(
+                        |e| {
+                            rusqlite::Error::FromSqlConversionFailure(
+                                9,
+                                rusqlite::types::Type::Blob,
+                                Box::new(e),
+                            )
+                        },
+                    )?,
                     status: r.get(10)?,
                 })
             })
@@ -218,10 +221,13 @@ impl Store {
             replaced = reset_source(&tx, source_id, &mut summary)?;
         }
         let archiver = crate::dictionary::packer_for(&tx, &spec.provider)?;
-        let next_seq: i64 =
-            tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM item", [], |r| {
-                r.get(0)
-            })?;
+        self.packs.sync(&tx, &self.dicts, true)?;
+        let next_seq: i64 = tx.query_row(
+            "SELECT COALESCE((SELECT value FROM counter WHERE name = 'item_seq'),
+                             (SELECT MAX(seq) FROM item_store), 0) + 1",
+            [],
+            |r| r.get(0),
+        )?;
         Ok(SourceWriter {
             tx,
             source_id,
@@ -236,6 +242,8 @@ impl Store {
             copies: HashSet::new(),
             packer: crate::archive::Packer::default(),
             archiver,
+            packs: &mut self.packs,
+            first_seq: next_seq,
         })
     }
 }
@@ -268,9 +276,9 @@ fn reset_source(
     }
     tx.execute_batch(&format!(
         "DELETE FROM item_record WHERE record_id IN (SELECT id FROM record WHERE source_id = {source_id});
-         DELETE FROM item WHERE source_id = {source_id}
-             AND NOT EXISTS (SELECT 1 FROM item_record ir WHERE ir.item_id = item.id);
-         DELETE FROM evidence WHERE source_id = {source_id} AND derived = 0;
+         DELETE FROM item_store WHERE source_id = {source_id}
+             AND NOT EXISTS (SELECT 1 FROM item_record ir WHERE ir.item_id = item_store.id);
+         DELETE FROM evidence_store WHERE source_id = {source_id} AND derived = 0;
          DELETE FROM loop WHERE source_id = {source_id};
          DELETE FROM capability WHERE source_id = {source_id};
          DELETE FROM record WHERE source_id = {source_id};
@@ -306,6 +314,10 @@ pub struct SourceWriter<'c> {
     packer: crate::archive::Packer,
     /// Packs archived copies, with the provider's dictionary when it has one.
     archiver: crate::archive::Packer,
+    /// The packed columns' compressors (items' values, evidence payloads and records).
+    packs: &'c mut Packs,
+    /// `next_seq` when the transaction began: `finish` keeps the counter when it moved.
+    first_seq: i64,
 }
 
 /// Moves the primary text of a value out (it is stored once, deduplicated, in `text`).
@@ -711,6 +723,7 @@ impl<'c> SourceWriter<'c> {
         };
         let value_json =
             serde_json::to_string(&value).map_err(|e| StoreError::json("item value", e))?;
+        let value_json = self.packs.pack(Column::ItemValue, &value_json)?;
         let strength = match item.semantic.evidence_strength {
             fornax_types::EvidenceStrength::Structural => "structural",
             fornax_types::EvidenceStrength::Heuristic => "heuristic",
@@ -720,7 +733,7 @@ impl<'c> SourceWriter<'c> {
         let item_id = self
             .tx
             .prepare_cached(
-                "INSERT INTO item (session_id, key, seq, loop_position, at, role, strength, kind,
+                "INSERT INTO item_store (session_id, key, seq, loop_position, at, role, strength, kind,
                      text_id, value, tool_name, call_id, exit_code, failed, source_id)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
                  ON CONFLICT(session_id, key) DO UPDATE SET
@@ -784,7 +797,7 @@ impl<'c> SourceWriter<'c> {
             .tx
             .prepare_cached("SELECT 1 FROM evidence WHERE session_id = ?1 AND evidence_key = ?2")?
             .exists(params![sid, e.id])?;
-        write_evidence(&self.tx, sid, e, derived, Some(self.source_id))?;
+        write_evidence(&self.tx, self.packs, sid, e, derived, Some(self.source_id))?;
         if !known {
             self.summary.evidence += 1;
         }
@@ -880,6 +893,14 @@ impl<'c> SourceWriter<'c> {
                  DELETE FROM stale_copy;",
             )?;
         }
+        if self.next_seq != self.first_seq {
+            self.tx
+                .prepare_cached(
+                    "INSERT INTO counter (name, value) VALUES ('item_seq', ?1)
+                     ON CONFLICT(name) DO UPDATE SET value = MAX(value, excluded.value)",
+                )?
+                .execute([self.next_seq - 1])?;
+        }
         // The sessions this source changed are owed a judgement, committed with the data: a
         // pass that dies before verifying them leaves them for the next one.
         for sid in &self.summary.touched_sessions {
@@ -937,6 +958,7 @@ impl<'c> SourceWriter<'c> {
 
 pub(crate) fn write_evidence(
     tx: &rusqlite::Connection,
+    packs: &mut Packs,
     session_id: i64,
     e: &Evidence,
     derived: bool,
@@ -946,8 +968,10 @@ pub(crate) fn write_evidence(
         .payload
         .content_json()
         .map_err(|er| StoreError::json("evidence payload", er))?;
+    let payload = packs.pack(Column::EvidencePayload, &payload)?;
     let source =
         serde_json::to_string(&e.source).map_err(|er| StoreError::json("evidence source", er))?;
+    let source = packs.pack(Column::EvidenceSource, &source)?;
     let trust = serde_json::to_value(e.source.trust_class)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
@@ -959,13 +983,12 @@ pub(crate) fn write_evidence(
     let records = if e.records.is_empty() {
         None
     } else {
-        Some(
-            serde_json::to_string(&e.records)
-                .map_err(|er| StoreError::json("evidence records", er))?,
-        )
+        let json = serde_json::to_string(&e.records)
+            .map_err(|er| StoreError::json("evidence records", er))?;
+        Some(packs.pack(Column::EvidenceRecords, &json)?)
     };
     tx.prepare_cached(
-        "INSERT INTO evidence (session_id, evidence_key, kind, payload, source, trust_class,
+        "INSERT INTO evidence_store (session_id, evidence_key, kind, payload, source, trust_class,
              provenance, extension, item_key, loop_position, at, records, derived, source_id)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
          ON CONFLICT(session_id, evidence_key) DO UPDATE SET kind = excluded.kind,
