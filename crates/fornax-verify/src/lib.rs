@@ -144,6 +144,7 @@ pub fn extract_with<'a, E>(
     for (pos, item) in timeline.items.iter().enumerate() {
         claims.extend(extract_claims(item).into_iter().map(|c| (c, pos)));
     }
+    claims.shrink_to_fit();
     let visible = visibility(&input.family);
     Ok(Extracted {
         timeline,
