@@ -83,7 +83,7 @@ fn verify_family(store: &mut Store, root: i64, now: &str) -> Result<FamilyOutcom
     // Tool-output texts are left out of the family and read one at a time when a sensor
     // reads that output, so memory does not grow with the session.
     let mut family = store.family_for_verification(root)?;
-    share_source_ids(&mut family.items);
+    lighten(&mut family.items);
     let mut deferred: HashMap<(&SessionRef, &str), i64> = HashMap::new();
     for (items, ids) in family.items.iter().zip(&family.deferred_texts) {
         for (item, id) in items.iter().zip(ids) {
@@ -149,11 +149,13 @@ fn verify_family(store: &mut Store, root: i64, now: &str) -> Result<FamilyOutcom
     })
 }
 
-/// Makes every record reference of the family cite one shared id per source: read back row
-/// by row, each held its own copy of its source's path, for as long as the family is verified.
-fn share_source_ids(items: &mut [Vec<Item>]) {
+/// Lightens the family's items for as long as they are verified: every record reference cites
+/// one shared id per source (read back row by row, each held its own copy of its source's
+/// path), and tool-call arguments no verifier reads (the file bodies a write carries) go.
+fn lighten(items: &mut [Vec<Item>]) {
     let mut ids = SourceIds::default();
     for item in items.iter_mut().flatten() {
+        fornax_verify::drop_unread_arguments(item);
         for record in &mut item.records {
             record.source = ids.intern(&record.source);
         }
