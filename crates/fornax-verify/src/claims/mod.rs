@@ -177,6 +177,11 @@ static BUILD_FIX_LABEL: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(
         .expect("valid regex")
 });
 
+/// A relative or causal clause after the main predicate ("fixed the bug where X could ...").
+static RELATIVE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+    Pattern::new(r"\b(?:where|which|because|since|whereas)\b").expect("valid regex")
+});
+
 /// The longest sentence read for claims, in bytes.
 const MAX_SENTENCE: usize = 1200;
 
@@ -490,6 +495,7 @@ impl<'a> Doc<'a> {
         if let Some(m) = self
             .lower
             .get(span.start..span.end)
+            .filter(|_| self.may_match(&BUILD_FIX_LABEL, span))
             .and_then(|h| BUILD_FIX_LABEL.captures(h))
             .and_then(|c| c.get(1))
         {
@@ -774,9 +780,6 @@ impl<'a> Doc<'a> {
     }
 
     fn find_main_part(&self, region: Span) -> Span {
-        static RELATIVE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
-            Pattern::new(r"\b(?:where|which|because|since|whereas)\b").expect("valid regex")
-        });
         for m in self.matches(&RELATIVE, region) {
             let before = Span::new(region.start, m.start);
             if self.has_predicate(before) {

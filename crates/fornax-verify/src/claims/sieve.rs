@@ -18,12 +18,14 @@ use regex_syntax::hir::literal::{ExtractKind, Extractor};
 
 use super::lexicon::*;
 use super::pattern::Pattern;
+use super::scope::{ALL_N, ALL_WORD, ZERO_FAILED};
 use super::targets::BARE_RANGE;
-use super::BUILD_FIX_LABEL;
+use super::{BUILD_FIX_LABEL, RELATIVE};
 use crate::text::Span;
 
 /// The patterns the clause reader searches stretches of a sentence with (through
-/// `Doc::matches`, `first_match`, `present` and `marker`). At most 64 (one bit each).
+/// `Doc::matches`, `first_match`, `present` and `marker`, or after asking
+/// `Doc::may_match`). At most 64 (one bit each).
 fn members() -> Vec<&'static Pattern> {
     vec![
         &PASS_WORD,
@@ -61,6 +63,10 @@ fn members() -> Vec<&'static Pattern> {
         &BUILD_WORD,
         &LINT_WORD,
         &PACKAGE_WORD,
+        &RELATIVE,
+        &ALL_N,
+        &ZERO_FAILED,
+        &ALL_WORD,
     ]
 }
 
