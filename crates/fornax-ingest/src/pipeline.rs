@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use fornax_redact::{Redacted, RedactionCounts, Redactor};
+use fornax_redact::{CleanTexts, Redacted, RedactionCounts, Redactor};
 use fornax_store::{Drift, NativeRecordRow, SourceCursor, SourceWriter, Store, StoreError};
 use fornax_types::{
     AdapterDescriptor, AgentAdapter, ByteRange, Fingerprint, Framing, IngestMessage, NativeRecord,
@@ -537,12 +537,16 @@ impl RecordCtx<'_, '_, '_> {
     ) -> Result<(), IngestError> {
         let position = row.position;
         let member = row.member;
+        // The record's texts found clean, not scanned again in its messages.
+        let mut clean = CleanTexts::default();
         let copy = if self.options.archive {
             // Counted when the record's messages are: the copy is the same native text.
             let started = Instant::now();
-            let copy = self
-                .redactor
-                .redact_record(value.clone(), &mut RedactionCounts::default());
+            let copy = self.redactor.redact_record_with(
+                value.clone(),
+                &mut RedactionCounts::default(),
+                &mut clean,
+            );
             *self.redaction_time += started.elapsed();
             Some(copy)
         } else {
@@ -606,7 +610,7 @@ impl RecordCtx<'_, '_, '_> {
         match outcome {
             NormalizationOutcome::Messages(msgs) => {
                 for msg in msgs {
-                    self.apply(msg)?;
+                    self.apply_with(msg, &mut clean)?;
                 }
             }
             NormalizationOutcome::Ignored { reason } => {
@@ -630,6 +634,15 @@ impl RecordCtx<'_, '_, '_> {
     }
 
     pub(crate) fn apply(&mut self, msg: IngestMessage) -> Result<(), IngestError> {
+        self.apply_with(msg, &mut CleanTexts::default())
+    }
+
+    /// [`RecordCtx::apply`], skipping texts of the same record already found clean.
+    fn apply_with(
+        &mut self,
+        msg: IngestMessage,
+        clean: &mut CleanTexts,
+    ) -> Result<(), IngestError> {
         if let IngestMessage::Session(s) = &msg {
             if let Some(v) = &s.runtime_version {
                 self.tally.runtime_version = Some(v.clone());
@@ -645,7 +658,7 @@ impl RecordCtx<'_, '_, '_> {
             Some(session) => self.tally.redactions.entry(session).or_default(),
             None => &mut sessionless,
         };
-        let mut msg = self.redactor.redact(msg, counts);
+        let mut msg = self.redactor.redact_with(msg, counts, clean);
         *self.redaction_time += started.elapsed();
         // Capped after redaction, so a secret is never split before it is recognized.
         msg.cap_texts(self.options.text_cap);

@@ -17,7 +17,7 @@ use fornax_store::{Store, VerificationWrite};
 use fornax_types::evidence::GitCommitCheckPayload;
 use fornax_types::{
     ClockSource, CollectionMethod, Evidence, EvidencePayload, EvidenceSource, Freshness, Item,
-    Provider, SemanticValue, SessionRef, TrustClass,
+    Provider, SemanticValue, SessionRef, SourceIds, TrustClass,
 };
 use fornax_verify::{CommitLookup, FamilyMember};
 
@@ -82,7 +82,8 @@ struct FamilyOutcome {
 fn verify_family(store: &mut Store, root: i64, now: &str) -> Result<FamilyOutcome, IngestError> {
     // Tool-output texts are left out of the family and read one at a time when a sensor
     // reads that output, so memory does not grow with the session.
-    let family = store.family_for_verification(root)?;
+    let mut family = store.family_for_verification(root)?;
+    lighten(&mut family.items);
     let mut deferred: HashMap<(&SessionRef, &str), i64> = HashMap::new();
     for (items, ids) in family.items.iter().zip(&family.deferred_texts) {
         for (item, id) in items.iter().zip(ids) {
@@ -146,6 +147,19 @@ fn verify_family(store: &mut Store, root: i64, now: &str) -> Result<FamilyOutcom
         sessions: family.session_ids,
         unreadable_evidence: family.unreadable_evidence,
     })
+}
+
+/// Lightens the family's items for as long as they are verified: every record reference cites
+/// one shared id per source (read back row by row, each held its own copy of its source's
+/// path), and tool-call arguments no verifier reads (the file bodies a write carries) go.
+fn lighten(items: &mut [Vec<Item>]) {
+    let mut ids = SourceIds::default();
+    for item in items.iter_mut().flatten() {
+        fornax_verify::drop_unread_arguments(item);
+        for record in &mut item.records {
+            record.source = ids.intern(&record.source);
+        }
+    }
 }
 
 /// Host-observed lookups of the commits a family's claims name, in the root session's working

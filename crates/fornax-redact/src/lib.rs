@@ -60,6 +60,7 @@
 //!   precedes it (`/reset/`, `/webhooks/<id>/`).
 
 mod bytes;
+mod clean;
 mod counts;
 mod detect;
 mod json;
@@ -73,6 +74,7 @@ mod span;
 
 use fornax_types::IngestMessage;
 
+pub use clean::CleanTexts;
 pub use counts::RedactionCounts;
 pub use kind::SecretKind;
 pub use redacted::{Redactable, Redacted};
@@ -111,6 +113,7 @@ impl Redactor {
             redactor: self,
             counts,
             found: None,
+            clean: None,
         };
         pass.text(&mut out);
         Some(out)
@@ -128,10 +131,20 @@ impl Redactor {
     /// to `"name": "DB_PASSWORD"`) is replaced whole; object keys that hold a secret are
     /// redacted too.
     pub fn redact_json(&self, value: &mut serde_json::Value, counts: &mut RedactionCounts) {
+        self.redact_json_with(value, counts, None);
+    }
+
+    pub(crate) fn redact_json_with(
+        &self,
+        value: &mut serde_json::Value,
+        counts: &mut RedactionCounts,
+        clean: Option<&mut CleanTexts>,
+    ) {
         let mut pass = pass::Pass {
             redactor: self,
             counts,
             found: None,
+            clean,
         };
         json::redact_value(&mut pass, value, 0);
     }
@@ -140,24 +153,48 @@ impl Redactor {
     /// strings inside it (a tool call's arguments) redacted in their decoded form too.
     pub fn redact_record(
         &self,
-        mut value: serde_json::Value,
+        value: serde_json::Value,
         counts: &mut RedactionCounts,
     ) -> Redacted<serde_json::Value> {
-        nested::redact_nested_documents(self, &mut value, 0);
-        self.redact(value, counts)
+        self.redact_record_with(value, counts, &mut CleanTexts::default())
+    }
+
+    /// [`Redactor::redact_record`], remembering in `clean` the texts found clean (the
+    /// record's strings and those of the documents it holds), for
+    /// [`Redactor::redact_with`] on the messages made from the same record.
+    pub fn redact_record_with(
+        &self,
+        mut value: serde_json::Value,
+        counts: &mut RedactionCounts,
+        clean: &mut CleanTexts,
+    ) -> Redacted<serde_json::Value> {
+        nested::redact_nested_documents(self, &mut value, 0, clean);
+        self.redact_with(value, counts, clean)
     }
 
     /// Redacts every text-bearing field of `msg` (see [`fornax_types::text`]). A secret found
     /// in one field is also replaced where it appears in the message's other fields (a shell
     /// call's `argv` repeats its `command` word by word).
     pub fn redact_message(&self, msg: &mut IngestMessage, counts: &mut RedactionCounts) {
-        message::redact(self, msg, counts);
+        message::redact(self, msg, counts, None);
     }
 
     /// Redacts every text-bearing field of `value`, as [`Redactor::redact_message`] does, and
     /// seals the result: a [`Redacted`] is what the store's write API takes.
     pub fn redact<T: Redactable>(&self, mut value: T, counts: &mut RedactionCounts) -> Redacted<T> {
-        message::redact(self, &mut value, counts);
+        message::redact(self, &mut value, counts, None);
+        Redacted::seal(value)
+    }
+
+    /// [`Redactor::redact`], skipping the texts `clean` holds (equal to texts found clean
+    /// before) and adding those found clean now. The result is the same as without it.
+    pub fn redact_with<T: Redactable>(
+        &self,
+        mut value: T,
+        counts: &mut RedactionCounts,
+        clean: &mut CleanTexts,
+    ) -> Redacted<T> {
+        message::redact(self, &mut value, counts, Some(clean));
         Redacted::seal(value)
     }
 

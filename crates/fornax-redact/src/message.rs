@@ -16,6 +16,7 @@ use fornax_types::text::TextVisitor;
 use fornax_types::Invocation;
 use serde_json::Value;
 
+use crate::clean::CleanTexts;
 use crate::kind::PLACEHOLDER_PREFIX;
 use crate::pass::{Found, Pass};
 use crate::redacted::Redactable;
@@ -73,6 +74,7 @@ pub(crate) fn redact<T: Redactable + ?Sized>(
     redactor: &Redactor,
     value: &mut T,
     counts: &mut RedactionCounts,
+    clean: Option<&mut CleanTexts>,
 ) {
     let mut found = Vec::new();
     let mut detect = Detect {
@@ -80,6 +82,7 @@ pub(crate) fn redact<T: Redactable + ?Sized>(
             redactor,
             counts,
             found: Some(&mut found),
+            clean,
         },
     };
     for invocation in value.invocations() {

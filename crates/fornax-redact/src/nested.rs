@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::{RedactionCounts, Redactor};
+use crate::{CleanTexts, RedactionCounts, Redactor};
 
 /// Redacts JSON documents held as strings inside a record (a tool call's arguments): inside
 /// them quotes and newlines are escapes, which hide what detectors read in the decoded text
@@ -12,6 +12,7 @@ pub(crate) fn redact_nested_documents(
     redactor: &Redactor,
     value: &mut Value,
     depth: usize,
+    clean: &mut CleanTexts,
 ) -> bool {
     const MAX_DEPTH: usize = 4;
     match value {
@@ -22,9 +23,9 @@ pub(crate) fn redact_nested_documents(
             if !(inner.is_object() || inner.is_array()) {
                 return false;
             }
-            let deeper = redact_nested_documents(redactor, &mut inner, depth + 1);
+            let deeper = redact_nested_documents(redactor, &mut inner, depth + 1, clean);
             let mut counts = RedactionCounts::default();
-            redactor.redact_json(&mut inner, &mut counts);
+            redactor.redact_json_with(&mut inner, &mut counts, Some(clean));
             let changed = deeper || !counts.is_empty();
             if changed {
                 *s = inner.to_string();
@@ -32,10 +33,10 @@ pub(crate) fn redact_nested_documents(
             changed
         }
         Value::Array(items) => items.iter_mut().fold(false, |changed, v| {
-            redact_nested_documents(redactor, v, depth) | changed
+            redact_nested_documents(redactor, v, depth, clean) | changed
         }),
         Value::Object(map) => map.values_mut().fold(false, |changed, v| {
-            redact_nested_documents(redactor, v, depth) | changed
+            redact_nested_documents(redactor, v, depth, clean) | changed
         }),
         _ => false,
     }

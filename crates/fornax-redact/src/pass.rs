@@ -2,6 +2,7 @@
 //! remembers the secrets it found so that copies of them elsewhere in the same message can be
 //! replaced too (see [`crate::message`]).
 
+use crate::clean::CleanTexts;
 use crate::span::{self, Findings, Span};
 use crate::{RedactionCounts, Redactor, SecretKind};
 
@@ -22,16 +23,25 @@ pub(crate) struct Pass<'a> {
     pub counts: &'a mut RedactionCounts,
     /// Where found secrets are remembered, when the caller needs them.
     pub found: Option<&'a mut Vec<Found>>,
+    /// Texts known clean: skipped, and each text found clean is added.
+    pub clean: Option<&'a mut CleanTexts>,
 }
 
 impl Pass<'_> {
     /// Redacts `text` in place.
     pub fn text(&mut self, text: &mut String) {
-        let spans = self.redactor.spans(text);
-        if !spans.is_empty() {
-            self.apply(text, &spans);
-            self.settle(text, false);
+        if self.clean.as_deref().is_some_and(|c| c.contains(text)) {
+            return;
         }
+        let spans = self.redactor.spans(text);
+        if spans.is_empty() {
+            if let Some(clean) = self.clean.as_deref_mut() {
+                clean.insert(text);
+            }
+            return;
+        }
+        self.apply(text, &spans);
+        self.settle(text, false);
     }
 
     /// Redacts `text`, an identifier or opaque blob by declaration, in place: formats and

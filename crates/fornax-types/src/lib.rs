@@ -61,7 +61,9 @@ pub use judgement::{
     Claim, ClaimActor, ClaimQuantity, ClaimScope, ClaimSubject, ClaimTarget, Finding, ScopeUnit,
     Verdict,
 };
-pub use physical::{ByteRange, Fingerprint, Record, RecordRef, Source, SourceId, SourceKind};
+pub use physical::{
+    ByteRange, Fingerprint, Record, RecordRef, Source, SourceId, SourceIds, SourceKind,
+};
 pub use provider::Provider;
 pub use reason::{Reason, StoredReason};
 pub use recheck::{Recheck, RecheckOutcome, RecheckTrigger};

@@ -4,6 +4,7 @@
 //! range, fingerprint) so they can be re-read and checked later, but it never holds them.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -11,17 +12,54 @@ use crate::Provider;
 
 /// Stable identifier of a [`Source`], chosen by whoever frames it (for a file: derived from its
 /// canonical path; for a hook stream: derived from provider and session).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct SourceId(pub String);
+///
+/// Shared, not copied: every [`RecordRef`] of a source cites the same id, so a clone is a
+/// reference count, and a long session's items do not each hold their source's path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourceId(Arc<str>);
 
 impl SourceId {
     pub fn new(id: impl Into<String>) -> Self {
-        SourceId(id.into())
+        SourceId(Arc::from(id.into()))
     }
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// Whether both ids share one allocation (interned by the same reader).
+    pub fn is_shared_with(&self, other: &SourceId) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Serialize for SourceId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for SourceId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(SourceId::new)
+    }
+}
+
+/// Hands out one shared [`SourceId`] per distinct id, so records read back from storage cite
+/// their source without a copy each.
+#[derive(Debug, Default)]
+pub struct SourceIds {
+    seen: std::collections::HashSet<SourceId>,
+}
+
+impl SourceIds {
+    /// The shared id equal to `id` (the first one seen is kept).
+    pub fn intern(&mut self, id: &SourceId) -> SourceId {
+        if let Some(shared) = self.seen.get(id) {
+            return shared.clone();
+        }
+        self.seen.insert(id.clone());
+        id.clone()
     }
 }
 
@@ -174,6 +212,24 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn source_ids_serialize_as_plain_strings_and_intern_to_one_allocation() {
+        let id = SourceId::new("/home/dev/.claude/projects/a/s.jsonl");
+        let json = serde_json::to_string(&RecordRef::new(id.clone(), 3)).unwrap();
+        assert_eq!(
+            json,
+            r#"{"source":"/home/dev/.claude/projects/a/s.jsonl","position":3}"#
+        );
+        let back: RecordRef = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.source, id);
+        assert!(!back.source.is_shared_with(&id));
+        let mut ids = SourceIds::default();
+        let first = ids.intern(&id);
+        let second = ids.intern(&back.source);
+        assert!(second.is_shared_with(&first));
+        assert!(!ids.intern(&SourceId::new("other")).is_shared_with(&first));
+    }
 
     #[test]
     fn fingerprint_hex_round_trips() {

@@ -68,7 +68,7 @@ pub fn edit_tool_kind(name: &str) -> Option<&'static str> {
     }
 }
 
-const PATH_KEYS: &[&str] = &[
+pub(crate) const PATH_KEYS: &[&str] = &[
     "file_path",
     "filePath",
     "path",

@@ -31,6 +31,9 @@ pub enum GitOp {
 /// The `git commit` / `git push` invocations of a command line.
 pub fn git_ops(command: &str) -> Vec<GitOp> {
     let mut ops = Vec::new();
+    if !may_run_git(command) {
+        return ops;
+    }
     for inv in effective_invocations(&parse_invocations(command)) {
         if base_name(&inv.program) != "git" {
             continue;
@@ -111,6 +114,19 @@ static PUSH_ERROR: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// Whether `command` can name `git` at all: its letters appear as written, or quoting,
+/// escapes, expansions or globs could spell them (`g"i"t`, `g\it`, `$'\x67'it`). Most
+/// commands do neither, and are then not parsed.
+fn may_run_git(command: &str) -> bool {
+    command.contains("git")
+        || command.bytes().any(|b| {
+            matches!(
+                b,
+                b'\'' | b'"' | b'\\' | b'$' | b'`' | b'{' | b'*' | b'?' | b'['
+            )
+        })
+}
+
 /// The first git outcome of `command` as shown by `output` (see [`parse_all`]).
 pub fn parse(command: &str, output: &str) -> Option<GitOutcomePayload> {
     parse_all(command, output).into_iter().next()
@@ -121,11 +137,24 @@ pub fn parse(command: &str, output: &str) -> Option<GitOutcomePayload> {
 pub fn parse_all(command: &str, output: &str) -> Vec<GitOutcomePayload> {
     // Outcomes are matched to operations in order: `git push || (git pull --rebase && git
     // push)` prints a rejection, then an update.
-    let commits = commit_events(output);
-    let pushes = push_events(output);
+    let ops = git_ops(command);
+    if ops.is_empty() {
+        return Vec::new();
+    }
+    let has = |f: fn(&GitOp) -> bool| ops.iter().any(f);
+    let commits = if has(|op| matches!(op, GitOp::Commit)) {
+        commit_events(output)
+    } else {
+        Vec::new()
+    };
+    let pushes = if has(|op| matches!(op, GitOp::Push { .. })) {
+        push_events(output)
+    } else {
+        Vec::new()
+    };
     let (mut next_commit, mut next_push) = (0, 0);
     let mut out = Vec::new();
-    for op in git_ops(command) {
+    for op in ops {
         match op {
             GitOp::Commit => {
                 if let Some(o) = commits.get(next_commit) {
@@ -298,6 +327,16 @@ pub fn sha_matches(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn git_spelled_through_quotes_or_escapes_is_still_read() {
+        assert_eq!(git_ops("cargo test && ls -la"), Vec::new());
+        assert_eq!(git_ops(r#"g"i"t commit -m x"#), vec![GitOp::Commit]);
+        assert_eq!(git_ops(r"g\it commit -m x"), vec![GitOp::Commit]);
+        assert_eq!(git_ops("bash -lc 'git commit -m x'"), vec![GitOp::Commit]);
+        // No git operation: the output is not read, whatever it shows.
+        assert!(parse_all("ls", "[main abc1234] x\nTo origin\n").is_empty());
+    }
 
     #[test]
     fn log_and_show_list_commits() {

@@ -144,6 +144,7 @@ pub fn extract_with<'a, E>(
     for (pos, item) in timeline.items.iter().enumerate() {
         claims.extend(extract_claims(item).into_iter().map(|c| (c, pos)));
     }
+    claims.shrink_to_fit();
     let visible = visibility(&input.family);
     Ok(Extracted {
         timeline,
@@ -235,8 +236,96 @@ impl Extracted<'_> {
     }
 }
 
+/// Drops what no verifier reads of a tool call's arguments, so a caller holding a long
+/// session's calls for verification does not hold every file body they wrote: a call keeps its
+/// command (`command`, `cmd`) and the paths it names; a patch tool, whose targets are read from
+/// any of its strings, keeps everything. The findings are the same with or without it.
+pub fn drop_unread_arguments(item: &mut Item) {
+    let fornax_types::SemanticValue::ToolCall(call) = &mut item.semantic.value else {
+        return;
+    };
+    if fschange::edit_tool_kind(&call.name) == Some("patch") {
+        return;
+    }
+    if let serde_json::Value::Object(arguments) = &mut call.arguments {
+        arguments.retain(|key, _| {
+            key == "command" || key == "cmd" || fschange::PATH_KEYS.contains(&key.as_str())
+        });
+    }
+}
+
 /// Both stages with no host lookups: derives sensor evidence, extracts claims and judges each
 /// of them.
 pub fn verify(input: &TimelineInput<'_>) -> Verification {
     extract(input).judge(&[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::*;
+    use fornax_types::Role;
+    use serde_json::json;
+
+    #[test]
+    fn unread_arguments_dropped_change_no_finding() {
+        let items = vec![
+            tool_call(
+                "c1",
+                Some("w1"),
+                "Write",
+                json!({"file_path": "src/a.rs", "content": "fn main() {}\n".repeat(500)}),
+            ),
+            output(
+                "o1",
+                Some("w1"),
+                "File created successfully",
+                None,
+                Some(false),
+            ),
+            tool_call(
+                "c2",
+                Some("b1"),
+                "Bash",
+                json!({"command": "cargo test", "description": "run the tests"}),
+            ),
+            output(
+                "o2",
+                Some("b1"),
+                "test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out",
+                Some(0),
+                None,
+            ),
+            tool_call(
+                "c3",
+                Some("p1"),
+                "apply_patch",
+                json!({"input": "*** Begin Patch\n*** Update File: src/b.rs\n@@\n-x\n+y\n*** End Patch"}),
+            ),
+            output("o3", Some("p1"), "Done!", Some(0), None),
+            say(
+                "f",
+                Role::AgentFinalAnswer,
+                "I created src/a.rs, updated src/b.rs and all tests pass.",
+            ),
+        ];
+        let mut lean = items.clone();
+        lean.iter_mut().for_each(drop_unread_arguments);
+        let arguments = |item: &Item| match &item.semantic.value {
+            fornax_types::SemanticValue::ToolCall(c) => c.arguments.clone(),
+            _ => serde_json::Value::Null,
+        };
+        assert_eq!(arguments(&lean[0]), json!({"file_path": "src/a.rs"}));
+        assert_eq!(arguments(&lean[2]), json!({"command": "cargo test"}));
+        assert_eq!(arguments(&lean[4]), arguments(&items[4]));
+        let judged = |items: &[Item]| {
+            verify(&TimelineInput {
+                items: items.iter().collect(),
+                ..TimelineInput::default()
+            })
+        };
+        let (full, lean) = (judged(&items), judged(&lean));
+        assert!(!full.findings.is_empty());
+        assert_eq!(full, lean);
+    }
 }

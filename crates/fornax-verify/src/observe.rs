@@ -45,7 +45,8 @@ pub struct Run {
     pub has_output: bool,
     pub exit: Option<ExitCodePayload>,
     pub exit_id: Option<String>,
-    pub summary: Option<TestSummaryPayload>,
+    /// Boxed: most runs have none, and a family holds thousands of runs.
+    pub summary: Option<Box<TestSummaryPayload>>,
     pub summary_id: Option<String>,
     pub git: Vec<(String, GitOutcomePayload)>,
     /// What a build or lint output says on its own (see [`diagnostics`]).
@@ -238,7 +239,7 @@ pub fn observe_with<E>(
                 pos,
                 session: call.item.session.clone(),
                 at: at.clone(),
-                command: command.clone(),
+                command: command.to_string(),
                 invocations,
                 classes,
                 call_id: call.call_id.map(str::to_string),
@@ -324,6 +325,10 @@ pub fn observe_with<E>(
 
     obs.runs.sort_by_key(|r| r.pos);
     obs.changes.sort_by_key(|c| c.pos);
+    // Everything here lives until the family is judged and written: no spare capacity.
+    derived.shrink_to_fit();
+    obs.runs.shrink_to_fit();
+    obs.changes.shrink_to_fit();
     obs.observability = Observability {
         any_output: timeline.output_count > 0
             || obs
@@ -428,7 +433,7 @@ fn attach_to_run(run: &mut Run, ev: &Evidence) {
             }
         }
         EvidencePayload::TestSummary(p) if run.summary.is_none() => {
-            run.summary = Some(p.clone());
+            run.summary = Some(Box::new(p.clone()));
             run.summary_id = Some(ev.id.clone());
             run.has_output = true;
         }
@@ -543,7 +548,7 @@ fn merge_input(obs: &mut Observations, ev: &Evidence, pos: usize) -> Vec<String>
                     }
                     EvidencePayload::TestSummary(p) => {
                         superseded.extend(run.summary_id.take());
-                        run.summary = Some(p.clone());
+                        run.summary = Some(Box::new(p.clone()));
                         run.summary_id = Some(ev.id.clone());
                         run.has_output = true;
                     }

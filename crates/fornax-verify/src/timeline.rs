@@ -5,6 +5,7 @@
 //! command is read from a shell-call item, or from a generic tool call whose tool is a shell
 //! (`Bash`, `shell`, `exec_command`, ...) when an adapter did not classify it.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use fornax_types::{Item, SemanticValue, SessionRef, ToolOutputValue};
@@ -13,10 +14,11 @@ use serde_json::Value;
 /// What a call asks for.
 #[derive(Debug, Clone)]
 pub enum CallKind<'a> {
-    /// A shell command line.
+    /// A shell command line (borrowed from a shell-call item; joined from its words when a
+    /// generic tool call holds it as a list).
     Shell {
-        command: String,
-        cwd: Option<String>,
+        command: Cow<'a, str>,
+        cwd: Option<&'a str>,
     },
     /// Any other tool, by name, with its arguments.
     Tool { name: &'a str, arguments: &'a Value },
@@ -90,20 +92,20 @@ const SHELL_TOOLS: &[&str] = &[
 ];
 
 /// A shell command held by a generic tool call (`{"command": "..."}`, `{"cmd": [...]}`).
-fn shell_command_in(name: &str, arguments: &Value) -> Option<String> {
+fn shell_command_in<'a>(name: &str, arguments: &'a Value) -> Option<Cow<'a, str>> {
     if !SHELL_TOOLS.contains(&name.to_ascii_lowercase().as_str()) {
         return None;
     }
     let value = arguments.get("command").or_else(|| arguments.get("cmd"))?;
     match value {
-        Value::String(s) => Some(s.clone()),
+        Value::String(s) => Some(Cow::Borrowed(s)),
         Value::Array(parts) => {
             let words: Vec<String> = parts
                 .iter()
                 .filter_map(Value::as_str)
                 .map(quote_word)
                 .collect();
-            (!words.is_empty()).then(|| words.join(" "))
+            (!words.is_empty()).then(|| Cow::Owned(words.join(" ")))
         }
         _ => None,
     }
@@ -140,8 +142,8 @@ impl<'a> Timeline<'a> {
                 SemanticValue::ShellCall(c) => Some((
                     c.call_id.as_deref(),
                     CallKind::Shell {
-                        command: c.command.clone(),
-                        cwd: c.cwd.clone(),
+                        command: Cow::Borrowed(&c.command),
+                        cwd: c.cwd.as_deref(),
                     },
                 )),
                 SemanticValue::ToolCall(c) => Some((
@@ -149,7 +151,7 @@ impl<'a> Timeline<'a> {
                     match shell_command_in(&c.name, &c.arguments) {
                         Some(command) => CallKind::Shell {
                             command,
-                            cwd: c.cwd.clone(),
+                            cwd: c.cwd.as_deref(),
                         },
                         None => CallKind::Tool {
                             name: c.name.as_str(),

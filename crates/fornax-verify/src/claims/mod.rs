@@ -26,6 +26,7 @@ mod pattern;
 mod scope;
 mod screen;
 mod sections;
+mod sieve;
 mod targets;
 pub mod vocab;
 
@@ -33,6 +34,8 @@ use fornax_types::{
     Claim, ClaimActor, ClaimQuantity, ClaimScope, ClaimSubject, ClaimTarget, Item, SemanticValue,
 };
 use pattern::Pattern;
+use sieve::Hits;
+use std::cell::{Cell, RefCell};
 
 use crate::commands::{self, looks_like_command, CommandClass, CommandKind};
 use crate::paths::looks_like_file_path;
@@ -174,6 +177,11 @@ static BUILD_FIX_LABEL: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(
         .expect("valid regex")
 });
 
+/// A relative or causal clause after the main predicate ("fixed the bug where X could ...").
+static RELATIVE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+    Pattern::new(r"\b(?:where|which|because|since|whereas)\b").expect("valid regex")
+});
+
 /// The longest sentence read for claims, in bytes.
 const MAX_SENTENCE: usize = 1200;
 
@@ -284,6 +292,14 @@ struct Doc<'a> {
     keep_all: bool,
     /// Skip the clauses of sentences that [`screen`] says hold none.
     screened: bool,
+    /// What the [`sieve`] found in the sentence being read: searches of stretches of it with
+    /// a pattern found nowhere in it are skipped.
+    hits: Cell<Option<Hits>>,
+    /// [`Doc::successes`] of the spans of the sentence being read already asked about: the
+    /// sentence, each clause and the part before a relative clause ask more than once.
+    successes_of: RefCell<Vec<(Span, Vec<Span>)>>,
+    /// [`Doc::main_part`] of the clauses of the sentence being read.
+    main_part_of: RefCell<Vec<(Span, Span)>>,
 }
 
 type Found = (ClaimSubject, Span, ClaimTarget);
@@ -376,10 +392,21 @@ impl<'a> Doc<'a> {
             depth,
             keep_all: false,
             screened: true,
+            hits: Cell::new(None),
+            successes_of: RefCell::new(Vec::new()),
+            main_part_of: RefCell::new(Vec::new()),
         }
     }
 
+    /// Whether a search of the span with the pattern can find anything ([`sieve`]).
+    fn may_match(&self, re: &Pattern, span: Span) -> bool {
+        self.hits.get().is_none_or(|h| h.may_match(re, span))
+    }
+
     fn matches(&self, re: &Pattern, span: Span) -> Vec<Span> {
+        if !self.may_match(re, span) {
+            return Vec::new();
+        }
         let Some(hay) = self.lower.get(span.start..span.end) else {
             return Vec::new();
         };
@@ -390,15 +417,20 @@ impl<'a> Doc<'a> {
 
     /// The first match of a pattern in the span.
     fn first_match(&self, re: &Pattern, span: Span) -> Option<Span> {
+        if !self.may_match(re, span) {
+            return None;
+        }
         let m = re.find(self.lower.get(span.start..span.end)?)?;
         Some(Span::new(span.start + m.start(), span.start + m.end()))
     }
 
     /// Whether a pattern matches anywhere in the span, shielded or not.
     fn present(&self, re: &Pattern, span: Span) -> bool {
-        self.lower
-            .get(span.start..span.end)
-            .is_some_and(|h| re.is_match(h))
+        self.may_match(re, span)
+            && self
+                .lower
+                .get(span.start..span.end)
+                .is_some_and(|h| re.is_match(h))
     }
 
     fn shielded(&self, m: Span) -> bool {
@@ -409,6 +441,9 @@ impl<'a> Doc<'a> {
 
     /// A marker word that is not part of a shielding phrase.
     fn marker(&self, re: &Pattern, span: Span) -> bool {
+        if !self.may_match(re, span) {
+            return false;
+        }
         let Some(hay) = self.lower.get(span.start..span.end) else {
             return false;
         };
@@ -418,6 +453,15 @@ impl<'a> Doc<'a> {
 
     /// Positions where the clause says something succeeded.
     fn successes(&self, span: Span) -> Vec<Span> {
+        if let Some((_, found)) = self.successes_of.borrow().iter().find(|(s, _)| *s == span) {
+            return found.clone();
+        }
+        let found = self.find_successes(span);
+        self.successes_of.borrow_mut().push((span, found.clone()));
+        found
+    }
+
+    fn find_successes(&self, span: Span) -> Vec<Span> {
         let mut out: Vec<Span> = Vec::new();
         for m in self.matches(&PASS_WORD, span) {
             let rest = self.lower.get(m.end..span.end).unwrap_or("");
@@ -451,6 +495,7 @@ impl<'a> Doc<'a> {
         if let Some(m) = self
             .lower
             .get(span.start..span.end)
+            .filter(|_| self.may_match(&BUILD_FIX_LABEL, span))
             .and_then(|h| BUILD_FIX_LABEL.captures(h))
             .and_then(|c| c.get(1))
         {
@@ -721,9 +766,20 @@ impl<'a> Doc<'a> {
     /// The clause up to a relative or causal clause ("where", "which", "because") that follows
     /// its predicate.
     fn main_part(&self, region: Span) -> Span {
-        static RELATIVE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
-            Pattern::new(r"\b(?:where|which|because|since|whereas)\b").expect("valid regex")
-        });
+        if let Some(&(_, main)) = self
+            .main_part_of
+            .borrow()
+            .iter()
+            .find(|(r, _)| *r == region)
+        {
+            return main;
+        }
+        let main = self.find_main_part(region);
+        self.main_part_of.borrow_mut().push((region, main));
+        main
+    }
+
+    fn find_main_part(&self, region: Span) -> Span {
         for m in self.matches(&RELATIVE, region) {
             let before = Span::new(region.start, m.start);
             if self.has_predicate(before) {
@@ -1255,6 +1311,9 @@ impl<'a> Doc<'a> {
             return out;
         }
         let mut previous: Option<ClauseContext> = None;
+        self.hits.set(Hits::of(&self.lower, sentence));
+        self.successes_of.borrow_mut().clear();
+        self.main_part_of.borrow_mut().clear();
         let clauses = if self.may_assert(sentence) {
             self.clauses(sentence)
         } else {

@@ -327,7 +327,7 @@ static BUILD_SUBJECT: LazyLock<Pattern> = LazyLock::new(|| {
 static RATIO: LazyLock<Pattern> = LazyLock::new(|| {
     Pattern::new(r"\b(\d+)\s*/\s*(\d+)\b|\b(\d+)\s+(?:of|out\s+of)\s+(\d+)\b").expect("valid regex")
 });
-static ALL_N: LazyLock<Pattern> =
+pub(super) static ALL_N: LazyLock<Pattern> =
     LazyLock::new(|| Pattern::new(r"\ball\s+(?:the\s+|of\s+the\s+)?(\d+)\b").expect("valid regex"));
 static COUNT: LazyLock<Pattern> = LazyLock::new(|| {
     Pattern::new(r"\b(\d+)\s+(?:[a-z][\w-]*\s+){0,2}?(?:(?:tests?|specs?|examples?|cases?|checks?|assertions?)\s+)?(?:passed|passing|pass|passes|ok|succeeded|green)\b|\b(?:passed|passing|pass)\s*[:=]\s*(\d+)\b")
@@ -372,7 +372,7 @@ fn is_a_count(hay: &str, c: &regex::Captures<'_>) -> bool {
     })
 }
 
-static ZERO_FAILED: LazyLock<Pattern> = LazyLock::new(|| {
+pub(super) static ZERO_FAILED: LazyLock<Pattern> = LazyLock::new(|| {
     Pattern::new(r"\b(?:0|no|zero)\s+(?:test\s+|tests\s+)?(?:failed|failures?|failing)\b|\bnone\s+(?:of\s+them\s+)?failed\b|\bnothing\s+failed\b|\bwithout\s+(?:any\s+)?(?:test\s+)?failures?\b|\b(?:failed|failures?)\s*[:=]\s*0\b")
         .expect("valid regex")
 });
@@ -382,7 +382,7 @@ pub(super) static FAILING_TALLY: LazyLock<Pattern> = LazyLock::new(|| {
     Pattern::new(r"\b\d+\s+(?:tests?\s+)?(?:passed|passing|ok)\b\s*(?:,|;|and|but|with)?\s*(?:and\s+)?[1-9]\d*\s+(?:tests?\s+)?(?:failed|failures?|failing|errors?)\b|\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failures?|failing)\b\s*(?:,|;|and)?\s*(?:and\s+)?\d+\s+(?:tests?\s+)?(?:passed|passing)\b")
         .expect("valid regex")
 });
-static ALL_WORD: LazyLock<Pattern> = LazyLock::new(|| {
+pub(super) static ALL_WORD: LazyLock<Pattern> = LazyLock::new(|| {
     Pattern::new(r"\b(?:all|every|everything|entire|whole|full)\b").expect("valid regex")
 });
 
@@ -634,7 +634,7 @@ impl Doc<'_> {
             count = Some(a);
             all_of = true;
         }
-        if count.is_none() {
+        if count.is_none() && self.may_match(&ALL_N, region) {
             if let Some(n) = ALL_N.captures(hay).and_then(|c| c.get(1)) {
                 count = n.as_str().parse().ok();
                 all_of = count.is_some();
@@ -647,8 +647,8 @@ impl Doc<'_> {
                 .find_map(|c| c.get(1).or(c.get(2)))
                 .and_then(|n| n.as_str().parse().ok());
         }
-        let none_failed = ZERO_FAILED.is_match(hay);
-        let all = ALL_WORD.is_match(hay);
+        let none_failed = self.may_match(&ZERO_FAILED, region) && ZERO_FAILED.is_match(hay);
+        let all = self.may_match(&ALL_WORD, region) && ALL_WORD.is_match(hay);
         let q = match count {
             Some(0) => return (ClaimQuantity::Unqualified, true),
             Some(n) if all_of || all || none_failed => ClaimQuantity::AllOf { count: n },

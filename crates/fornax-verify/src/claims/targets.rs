@@ -408,6 +408,9 @@ impl Doc<'_> {
 
     /// Actions a clause says were done through a well-known command, with the command.
     pub(super) fn actions(&self, region: Span) -> Vec<(Span, String)> {
+        if !self.may_match(&ACTION, region) {
+            return Vec::new();
+        }
         let Some(hay) = self.lower.get(region.start..region.end) else {
             return Vec::new();
         };

@@ -31,7 +31,7 @@ impl Verdicts<'_> {
         {
             return None;
         }
-        let summary = run.summary.as_ref().filter(|_| run.has_output);
+        let summary = run.summary.as_deref().filter(|_| run.has_output);
         let passed = summary.and_then(|s| s.passed);
         let failed = summary.and_then(|s| s.failed).unwrap_or(0);
         let filtered = is_filtered(run, idx);
@@ -95,7 +95,7 @@ impl Verdicts<'_> {
         judged: &Judged,
         fresh_after: &Option<ChangeFact>,
     ) -> Option<Finding> {
-        let s = run.summary.as_ref().filter(|_| run.has_output)?;
+        let s = run.summary.as_deref().filter(|_| run.has_output)?;
         let clean = s.failed == Some(0) && s.passed.unwrap_or(0) > 0;
         if !clean || is_filtered(run, idx) || judged.outcome != Outcome::Unknown {
             return None;

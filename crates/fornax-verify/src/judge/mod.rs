@@ -273,7 +273,7 @@ impl Verdicts<'_> {
             // "Fixed the build" is about the build, not a typecheck script or `tsc --noEmit`.
             .filter(|r| kind != CommandKind::Build || !claims_the_build || !only_typechecks(r))
             .filter_map(|r| {
-                let runner = r.summary.as_ref().map(|s| tool_family(&s.runner));
+                let runner = r.summary.as_deref().map(|s| tool_family(&s.runner));
                 let class = r.classes.iter().find(|(_, c)| {
                     c.kind == kind && tool_fits(tool, c.tool.as_deref(), c.wrapper, runner)
                 });

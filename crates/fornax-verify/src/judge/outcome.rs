@@ -54,7 +54,7 @@ pub(super) fn run_outcome(run: &Run, idx: Option<usize>, kind: Option<CommandKin
         kind,
         None | Some(CommandKind::Test) | Some(CommandKind::Other)
     );
-    let summary = run.summary.as_ref().filter(|_| summary_counts);
+    let summary = run.summary.as_deref().filter(|_| summary_counts);
     let filtered = class_filtered || summary.is_some_and(|s| s.filtered == Some(true));
     let attributable = idx.is_none_or(|i| exit_reflects(&run.invocations, i));
     if let Some(s) = summary {

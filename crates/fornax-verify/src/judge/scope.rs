@@ -220,7 +220,7 @@ impl Verdicts<'_> {
         fresh_after: &Option<ChangeFact>,
     ) -> Option<Finding> {
         let (unit, name) = self.scope()?;
-        let scopes: &[TestScopeResult] = run.summary.as_ref().map_or(&[], |s| &s.scopes);
+        let scopes: &[TestScopeResult] = run.summary.as_deref().map_or(&[], |s| &s.scopes);
         let hits: Vec<&TestScopeResult> =
             scopes.iter().filter(|s| matches(s, unit, &name)).collect();
         let failed: Vec<&&TestScopeResult> = hits
