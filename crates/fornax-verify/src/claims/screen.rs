@@ -26,7 +26,7 @@ use crate::paths::BARE_FILE_NAMES;
 /// code or a path: the success predicates of `Doc::successes`, the commit, push and
 /// delete words, pushes shown as ranges, pushes in words, actions and commit nouns (a commit
 /// by someone else).
-fn needed() -> Vec<&'static Pattern> {
+pub(super) fn needed() -> Vec<&'static Pattern> {
     vec![
         &PASS_WORD,
         &PASSING,

@@ -27,25 +27,8 @@ use crate::text::Span;
 /// `Doc::matches`, `first_match`, `present` and `marker`, or after asking
 /// `Doc::may_match`). At most 64 (one bit each).
 fn members() -> Vec<&'static Pattern> {
-    vec![
-        &PASS_WORD,
-        &PASSING,
-        &SUCCEED,
-        &EXIT_ZERO,
-        &COUNT_PASS,
-        &OK_PHRASE,
-        &VERIFIED_BY,
-        &BUILD_FIXED,
-        &GREEN,
-        &BUILDS_VERB,
-        &BUILD_FIX_LABEL,
-        &COMMITTED,
-        &PUSHED,
-        &BARE_RANGE,
-        &LIVE_AT,
-        &ACTION,
-        &COMMIT_NOUN,
-        &DELETE_VERB,
+    let mut members = super::screen::needed();
+    let clause_words: [&'static Pattern; 21] = [
         &FAILURE,
         &NEGATION,
         &HEDGE,
@@ -67,7 +50,9 @@ fn members() -> Vec<&'static Pattern> {
         &ALL_N,
         &ZERO_FAILED,
         &ALL_WORD,
-    ]
+    ];
+    members.extend(clause_words);
+    members
 }
 
 /// The most prefix literals read from one pattern; a pattern with more is always searched.
