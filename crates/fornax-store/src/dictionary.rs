@@ -79,6 +79,27 @@ impl<'c> Dictionaries<'c> {
 
 /// The packer a source of `provider` archives its copies with: with the provider's
 /// dictionary, trained now if the provider has enough copies and none was tried yet.
+/// A zstd dictionary of at most `max` bytes trained on `samples`, with its id; `None` when
+/// training fails or `table` (with a `dict_id` column) already holds a dictionary of that id,
+/// since frames naming one id must find one dictionary.
+pub(crate) fn train_unused<S: AsRef<[u8]>>(
+    tx: &Connection,
+    samples: &[S],
+    max: usize,
+    table: &str,
+) -> Result<Option<(u32, Vec<u8>)>, StoreError> {
+    let Some((id, dict)) = zstd::dict::from_samples(samples, max)
+        .ok()
+        .and_then(|d| zstd::zstd_safe::get_dict_id(&d).map(|id| (id.get(), d)))
+    else {
+        return Ok(None);
+    };
+    let taken = tx
+        .prepare_cached(&format!("SELECT 1 FROM {table} WHERE dict_id = ?1"))?
+        .exists([i64::from(id)])?;
+    Ok((!taken).then_some((id, dict)))
+}
+
 pub(crate) fn packer_for(tx: &Connection, provider: &str) -> Result<Packer, StoreError> {
     // An empty body: training was tried and failed.
     let known: Option<Vec<u8>> = tx
@@ -125,19 +146,8 @@ fn train(tx: &Connection, provider: &str) -> Result<Option<Vec<u8>>, StoreError>
             }
         }
     }
-    let trained = zstd::dict::from_samples(&samples, MAX_DICT)
-        .ok()
-        .and_then(|d| zstd::zstd_safe::get_dict_id(&d).map(|id| (id.get(), d)));
     // Another provider's dictionary with the same id would make copies unreadable.
-    let trained = match trained {
-        Some((id, d)) => {
-            let taken = tx
-                .prepare_cached("SELECT 1 FROM archive_dict WHERE dict_id = ?1")?
-                .exists([i64::from(id)])?;
-            (!taken).then_some((id, d))
-        }
-        None => None,
-    };
+    let trained = train_unused(tx, &samples, MAX_DICT, "archive_dict")?;
     match trained {
         Some((id, dict)) => {
             tx.prepare_cached(

@@ -292,18 +292,7 @@ fn train_column(tx: &Connection, column: Column) -> Result<Option<(u32, Vec<u8>)
         let rows = stmt.query_map([SAMPLES], |r| r.get(0))?;
         rows.collect::<Result<_, _>>()?
     };
-    let trained = zstd::dict::from_samples(&samples, MAX_DICT)
-        .ok()
-        .and_then(|d| zstd::zstd_safe::get_dict_id(&d).map(|id| (id.get(), d)));
-    let trained = match trained {
-        Some((id, d)) => {
-            let taken = tx
-                .prepare_cached("SELECT 1 FROM pack_dict WHERE dict_id = ?1")?
-                .exists([i64::from(id)])?;
-            (!taken).then_some((id, d))
-        }
-        None => None,
-    };
+    let trained = crate::dictionary::train_unused(tx, &samples, MAX_DICT, "pack_dict")?;
     tx.prepare_cached("INSERT INTO pack_dict (kind, dict_id, body) VALUES (?1, ?2, ?3)")?
         .execute(params![
             column.name(),
