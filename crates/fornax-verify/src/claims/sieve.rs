@@ -19,8 +19,7 @@ use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use super::lexicon::*;
 use super::pattern::Pattern;
 use super::scope::{ALL_N, ALL_WORD, ZERO_FAILED};
-use super::targets::BARE_RANGE;
-use super::{BUILD_FIX_LABEL, RELATIVE};
+use super::RELATIVE;
 use crate::text::Span;
 
 /// The patterns the clause reader searches stretches of a sentence with (through
