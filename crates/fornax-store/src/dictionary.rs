@@ -226,14 +226,7 @@ mod tests {
 
     /// Writes `n` records with copies, from record `first` on, as one source of `provider`.
     fn write(store: &mut Store, key: &str, first: u64, n: u64) {
-        let spec = SourceSpec {
-            key: key.into(),
-            provider: "codex".into(),
-            kind: "file".into(),
-            locator: format!("/tmp/{key}.jsonl"),
-            adapter: "codex-rollout".into(),
-            session_hint: None,
-        };
+        let spec = SourceSpec::codex_file(key);
         let redactor = Redactor::new();
         let mut w = store.begin_source(&spec, false).unwrap();
         for i in first..first + n {

@@ -163,6 +163,7 @@ mod tests {
             .unwrap_err();
         assert!(err.to_string().contains("4 bytes"), "{err}");
     }
+    use crate::packs::BACK_TO_V10;
     use crate::{QueryLimits, SourceCursor, SourceSpec, Store};
     use fornax_redact::{RedactionCounts, Redactor};
     use fornax_types::*;
@@ -203,14 +204,7 @@ mod tests {
                 ),
             ),
         ];
-        let spec = SourceSpec {
-            key: "src".into(),
-            provider: "codex".into(),
-            kind: "file".into(),
-            locator: "/tmp/src.jsonl".into(),
-            adapter: "codex-rollout".into(),
-            session_hint: None,
-        };
+        let spec = SourceSpec::codex_file("src");
         let redactor = Redactor::new();
         let mut w = store.begin_source(&spec, false).unwrap();
         for (i, (role, text)) in texts.iter().enumerate() {
@@ -322,27 +316,18 @@ mod tests {
             let conn = Connection::open(&path).unwrap();
             register(&conn, &Default::default()).unwrap();
             assert_eq!(kinds(&conn), ["text", "blob", "blob", "blob"]);
-            conn.execute_batch(
-                "DROP VIEW item;
-                 ALTER TABLE item_store RENAME TO item;
-                 UPDATE item SET value = unpacked(value);
-                 DROP VIEW evidence;
-                 ALTER TABLE evidence_store RENAME TO evidence;
-                 UPDATE evidence SET payload = unpacked(payload), records = unpacked(records),
-                     source = unpacked(source);
-                 DROP TABLE counter;
-                 DROP TABLE pack_dict;
-                 CREATE INDEX item_seq ON item(seq);
-                 DROP VIEW text;
-                 ALTER TABLE text_store RENAME TO text;
-                 UPDATE text SET body = unpacked(body);
-                 DROP TABLE archive_dict;
-                 UPDATE source SET adapter_state = unpacked(adapter_state);
-                 DROP TRIGGER usage_pending_delete;
-                 DROP TABLE usage_pending;
-                 DROP TABLE usage_hour;
-                 PRAGMA user_version = 8;",
-            )
+            conn.execute_batch(&format!(
+                "{BACK_TO_V10}
+                     DROP VIEW text;
+                     ALTER TABLE text_store RENAME TO text;
+                     UPDATE text SET body = unpacked(body);
+                     DROP TABLE archive_dict;
+                     UPDATE source SET adapter_state = unpacked(adapter_state);
+                     DROP TRIGGER usage_pending_delete;
+                     DROP TABLE usage_pending;
+                     DROP TABLE usage_hour;
+                     PRAGMA user_version = 8;"
+            ))
             .unwrap();
             fts_is_consistent(&conn);
             let plain: i64 = conn

@@ -339,6 +339,21 @@ pub(crate) fn retire(tx: &Connection, dicts: &PackDicts) -> Result<u64, StoreErr
     Ok(repacked)
 }
 
+/// SQL that gives a schema-11 home the shape schema 10 wrote (plain `item` and `evidence`
+/// tables, `item_seq`), for the upgrade tests; `unpacked` must be registered.
+#[cfg(test)]
+pub(crate) const BACK_TO_V10: &str = "
+    DROP VIEW item;
+    ALTER TABLE item_store RENAME TO item;
+    UPDATE item SET value = unpacked(value);
+    DROP VIEW evidence;
+    ALTER TABLE evidence_store RENAME TO evidence;
+    UPDATE evidence SET payload = unpacked(payload), records = unpacked(records),
+        source = unpacked(source);
+    DROP TABLE counter;
+    DROP TABLE pack_dict;
+    CREATE INDEX item_seq ON item(seq);";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -398,14 +413,7 @@ mod tests {
     /// One source (and session) of `n` tool calls and their exit codes; the archive is off
     /// (`add_record`: no copies), so everything is read from SQLite.
     fn write(store: &mut Store, native: &str, n: u64) {
-        let spec = SourceSpec {
-            key: native.into(),
-            provider: "codex".into(),
-            kind: "file".into(),
-            locator: format!("/tmp/{native}.jsonl"),
-            adapter: "codex-rollout".into(),
-            session_hint: None,
-        };
+        let spec = SourceSpec::codex_file(native);
         let redactor = Redactor::new();
         let mut w = store.begin_source(&spec, false).unwrap();
         for i in 0..n {
@@ -526,20 +534,8 @@ mod tests {
         {
             let conn = Connection::open(&path).unwrap();
             crate::packed::register(&conn, &PackDicts::of(&path)).unwrap();
-            conn.execute_batch(
-                "DROP VIEW item;
-                 ALTER TABLE item_store RENAME TO item;
-                 UPDATE item SET value = unpacked(value);
-                 DROP VIEW evidence;
-                 ALTER TABLE evidence_store RENAME TO evidence;
-                 UPDATE evidence SET payload = unpacked(payload), records = unpacked(records),
-                     source = unpacked(source);
-                 DROP TABLE counter;
-                 DROP TABLE pack_dict;
-                 CREATE INDEX item_seq ON item(seq);
-                 PRAGMA user_version = 10;",
-            )
-            .unwrap();
+            conn.execute_batch(&format!("{BACK_TO_V10} PRAGMA user_version = 10;"))
+                .unwrap();
             let plain: i64 = conn
                 .query_row(
                     "SELECT COUNT(*) FROM item WHERE typeof(value) = 'text'",

@@ -28,6 +28,21 @@ pub struct SourceSpec {
     pub session_hint: Option<String>,
 }
 
+#[cfg(test)]
+impl SourceSpec {
+    /// A Codex rollout file `/tmp/{key}.jsonl`, for the store's unit tests.
+    pub(crate) fn codex_file(key: &str) -> SourceSpec {
+        SourceSpec {
+            key: key.into(),
+            provider: "codex".into(),
+            kind: "file".into(),
+            locator: format!("/tmp/{key}.jsonl"),
+            adapter: "codex-rollout".into(),
+            session_hint: None,
+        }
+    }
+}
+
 /// The stored state of a source, used to decide what a rescan must read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceState {
