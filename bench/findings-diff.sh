@@ -13,6 +13,7 @@
 # Finds the shared material via FORNAX_SHARED_DIR (default: ../shared beside the checkout).
 # Prints a line per input and the differences; exits 0 when every input agrees, 1 otherwise.
 set -euo pipefail
+BENCH_DIR="$(cd "$(dirname "$0")" && pwd)"
 
 usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
 case "${1:-}" in -h|--help|"") usage; [ -n "${1:-}" ]; exit $? ;; esac
@@ -31,28 +32,7 @@ OUTDIR="$(cd "$OUTDIR" && pwd)"
 export FORNAX_DAEMON_AUTOSTART=0
 
 # normalize FOLDER FINDINGS_JSON: one finding per line, in a fixed order.
-normalize() {
-  python3 - "$1" "$2" <<'PY'
-import json, sys
-folder, path = sys.argv[1].rstrip("/"), sys.argv[2]
-with open(path) as f:
-    data = json.load(f)
-# Row ids depend on insertion order across tables, times on the clock: neither is a finding.
-DROP = {"computed_at", "session_id", "id", "row_id", "ran_at", "started_at", "finished_at"}
-def strip(v):
-    if isinstance(v, str):
-        return v.replace(folder + "/", "")
-    if isinstance(v, list):
-        return [strip(x) for x in v]
-    if isinstance(v, dict):
-        return {k: strip(x) for k, x in v.items() if k not in DROP}
-    return v
-findings = data.get("findings", []) if isinstance(data, dict) else data
-rows = sorted(json.dumps(strip(f), sort_keys=True, ensure_ascii=False) for f in findings)
-for r in rows:
-    print(r)
-PY
-}
+normalize() { python3 "$BENCH_DIR/normalize_findings.py" "$1" "$2"; }
 
 # run TAG BIN: every input through BIN, normalized findings in OUTDIR/TAG/*.txt
 run() {
