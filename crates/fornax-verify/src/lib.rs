@@ -249,7 +249,8 @@ pub fn drop_unread_arguments(item: &mut Item) {
     }
     if let serde_json::Value::Object(arguments) = &mut call.arguments {
         arguments.retain(|key, _| {
-            key == "command" || key == "cmd" || fschange::PATH_KEYS.contains(&key.as_str())
+            let key = key.as_str();
+            timeline::COMMAND_KEYS.contains(&key) || fschange::PATH_KEYS.contains(&key)
         });
     }
 }

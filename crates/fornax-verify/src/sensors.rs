@@ -26,7 +26,7 @@ use regex::Regex;
 use crate::commands::{self, base_name, effective_invocations};
 use crate::fschange::{self, strip_heredocs, FileTarget};
 use crate::gitout;
-use crate::timeline::quote_word;
+use crate::timeline::shell_command_in;
 
 /// The version stamped on every piece of derived evidence.
 pub const COLLECTOR_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -43,41 +43,7 @@ pub fn shell_command(call: &Item) -> Option<String> {
     match &call.semantic.value {
         SemanticValue::ShellCall(c) => Some(c.command.clone()),
         SemanticValue::ToolCall(c) => {
-            let shell = [
-                "bash",
-                "shell",
-                "exec_command",
-                "shell_command",
-                "run_shell_command",
-                "local_shell",
-                "terminal",
-                "execute_command",
-                "run_command",
-                "run_terminal_cmd",
-                "command",
-                "sh",
-                "zsh",
-                "powershell",
-            ];
-            if !shell.contains(&c.name.to_ascii_lowercase().as_str()) {
-                return None;
-            }
-            match c
-                .arguments
-                .get("command")
-                .or_else(|| c.arguments.get("cmd"))?
-            {
-                serde_json::Value::String(s) => Some(s.clone()),
-                serde_json::Value::Array(parts) => Some(
-                    parts
-                        .iter()
-                        .filter_map(|p| p.as_str())
-                        .map(quote_word)
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                ),
-                _ => None,
-            }
+            shell_command_in(&c.name, &c.arguments).map(std::borrow::Cow::into_owned)
         }
         _ => None,
     }

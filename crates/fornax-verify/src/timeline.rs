@@ -91,12 +91,15 @@ const SHELL_TOOLS: &[&str] = &[
     "powershell",
 ];
 
+/// The argument keys a shell tool's command is read from, in order.
+pub(crate) const COMMAND_KEYS: [&str; 2] = ["command", "cmd"];
+
 /// A shell command held by a generic tool call (`{"command": "..."}`, `{"cmd": [...]}`).
-fn shell_command_in<'a>(name: &str, arguments: &'a Value) -> Option<Cow<'a, str>> {
+pub(crate) fn shell_command_in<'a>(name: &str, arguments: &'a Value) -> Option<Cow<'a, str>> {
     if !SHELL_TOOLS.contains(&name.to_ascii_lowercase().as_str()) {
         return None;
     }
-    let value = arguments.get("command").or_else(|| arguments.get("cmd"))?;
+    let value = COMMAND_KEYS.iter().find_map(|k| arguments.get(*k))?;
     match value {
         Value::String(s) => Some(Cow::Borrowed(s)),
         Value::Array(parts) => {
